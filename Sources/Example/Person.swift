@@ -1,0 +1,26 @@
+import TraitInjection
+
+enum PersonalityType {
+    case comical
+    case serious
+}
+
+/// The seed article's person: a pet and a catchphrase injected, the catchphrase chosen by
+/// personality.
+struct Person: PetInjected, CatchphraseInjected {
+    var injectableIdentifier = InjectableIdentifier()
+    var name: String
+    let personality: PersonalityType
+
+    init(name: String, personality: PersonalityType) {
+        self.name = name
+        self.personality = personality
+    }
+
+    var defaultCatchphrase: String {
+        switch personality {
+        case .comical: CatchphraseInjector.defaultComicalCatchphrase
+        case .serious: CatchphraseInjector.defaultSeriousCatchphrase
+        }
+    }
+}

@@ -1,0 +1,5 @@
+/// A pet, injected into every ``PetInjected`` instance.
+struct Pet: Equatable {
+    var name: String
+    let species: String
+}

@@ -1,0 +1,19 @@
+// `swift run Example`: the seed article's Person/Pet/Catchphrase script.
+
+print("== Traits: the seed's Person/Pet script ==")
+
+var joe = Person(name: "Joe", personality: .comical)
+print(joe.pet)  // Pet(name: "Rover", species: "Dog")
+joe.pet.name = "Coco"
+print(joe.pet)  // Pet(name: "Coco", species: "Dog")
+var bob = joe
+bob.pet.name = "Bubba"
+print(joe.pet)  // Pet(name: "Coco", species: "Dog")
+print(bob.pet)  // Pet(name: "Bubba", species: "Dog")
+
+var jen = Person(name: "Jen", personality: .comical)
+let jess = Person(name: "Jess", personality: .serious)
+print(jen.catchphrase)  // 'Tis but a scratch!
+print(jess.catchphrase)  // I think, therefore I am
+jen.catchphrase = "Wubba Wubba Wubba"
+print(jen.catchphrase)  // Wubba Wubba Wubba

@@ -1,0 +1,95 @@
+/// The seed article's string-named trait API: read and write a trait by name for an instance.
+///
+/// A trait protocol's extension uses it to add a stored, per-instance property:
+///
+/// ```swift
+/// protocol PetInjected: Injected {}
+///
+/// extension PetInjected {
+///     var pet: Pet {
+///         get {
+///             Injectable.get(traitName: "pet", for: injectableIdentifier, orDefaultTo: PetInjector.defaultPet)
+///         }
+///         mutating set {
+///             Injectable.set(traitName: "pet", for: &injectableIdentifier, to: newValue)
+///         }
+///     }
+/// }
+/// ```
+///
+/// A trait is identified by the instance, its name *and* its value type: `"pet"` as a `Pet` and
+/// `"pet"` as a `String` are two traits. An optional value is filed under its wrapped type, so an
+/// optional property written with ``set(traitName:for:to:)`` reads back through
+/// ``get(traitName:for:)``, and writing `nil` removes the trait.
+///
+/// All members are safe to call from any thread. For a faster, typo-proof path, see ``TraitKey``.
+public enum Injectable {
+    /// The trait `traitName` of type `T` stored for `identifier`, or `nil` if there is none.
+    ///
+    /// - Parameters:
+    ///   - traitName: The trait's name.
+    ///   - identifier: The instance's identifier.
+    /// - Returns: The stored value, or `nil` if this instance has no `T` trait of that name.
+    public static func get<T: Sendable>(traitName: String, for identifier: InjectableIdentifier) -> T? {
+        if let stored = TraitStore.shared.value(of: .named(traitName, T.self), as: T.self, for: identifier) {
+            return stored
+        }
+        guard let optional = T.self as? any OptionalTraitValue.Type,
+            let stored = optional.storedValue(traitName: traitName, for: identifier)
+        else { return nil }
+        return (stored as! T)
+    }
+
+    /// The trait `traitName` of type `T` for `identifier`, storing `value` on the first read.
+    ///
+    /// Later reads return the stored value even if the default changes.
+    ///
+    /// - Parameters:
+    ///   - traitName: The trait's name.
+    ///   - identifier: The instance's identifier.
+    ///   - value: The default; evaluated only when the trait is not stored yet.
+    /// - Returns: The stored value.
+    public static func get<T: Sendable>(
+        traitName: String,
+        for identifier: InjectableIdentifier,
+        orDefaultTo value: @autoclosure () -> T
+    ) -> T {
+        if let stored = TraitStore.shared.value(of: .named(traitName, T.self), as: T.self, for: identifier) {
+            return stored
+        }
+        if let optional = T.self as? any OptionalTraitValue.Type {
+            return optional.storedValue(traitName: traitName, for: identifier, orDefaultTo: value)
+        }
+        return TraitStore.shared.value(of: .named(traitName, T.self), for: identifier, orStore: value)
+    }
+
+    /// Sets the trait `traitName` of type `T` for `identifier`.
+    ///
+    /// If `identifier` is shared with copies of a struct, it is first replaced by a fresh
+    /// identifier holding a copy of all its traits, so the copies keep their values.
+    ///
+    /// - Parameters:
+    ///   - traitName: The trait's name.
+    ///   - identifier: The instance's identifier, replaced on copy-on-write.
+    ///   - value: The new value; `nil` (for an optional `T`) removes the trait.
+    public static func set<T: Sendable>(traitName: String, for identifier: inout InjectableIdentifier, to value: T) {
+        if let optional = T.self as? any OptionalTraitValue.Type {
+            optional.set(value, traitName: traitName, for: &identifier)
+        } else {
+            TraitStore.shared.setValue(value, under: .named(traitName, T.self), for: &identifier)
+        }
+    }
+
+    /// Releases the values of instances that no longer exist.
+    ///
+    /// There is rarely a need to call it: an instance's values are released as soon as its last
+    /// copy goes away. It sweeps the whole store (O(live instances)), so keep it off hot paths.
+    public static func pruneInjectedValues() {
+        TraitStore.shared.pruneDeadSlots()
+    }
+
+    /// The number of (instance, trait) values the store holds for live instances.
+    public static var storedTraitCount: Int {
+        TraitStore.shared.count
+    }
+}

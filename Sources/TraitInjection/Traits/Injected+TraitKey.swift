@@ -1,0 +1,58 @@
+extension Injected {
+    /// The value of the trait `key` for this instance.
+    ///
+    /// The first read stores ``TraitKey/defaultValue`` for this instance. Setting it on a struct
+    /// whose identifier is shared with copies first gives this instance its own identifier with a
+    /// copy of all its traits (copy-on-write), so copies never see each other's writes.
+    ///
+    /// ```swift
+    /// joe[trait: PetTrait.self].name = "Coco"
+    /// ```
+    public subscript<Key: TraitKey>(trait key: Key.Type) -> Key.Value {
+        get { trait(key, orDefaultTo: Key.defaultValue) }
+        set { setTrait(key, to: newValue) }
+    }
+
+    /// The value of the trait `key`, storing `defaultValue()` for this instance on the first read.
+    ///
+    /// Use this instead of ``subscript(trait:)`` when the instance computes its own default, for
+    /// example from its own state:
+    ///
+    /// ```swift
+    /// var catchphrase: String {
+    ///     trait(CatchphraseTrait.self, orDefaultTo: defaultCatchphrase)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - key: The trait's key type.
+    ///   - defaultValue: The value to store if this instance has not read the trait yet. It is
+    ///     evaluated only then.
+    /// - Returns: The stored value.
+    public func trait<Key: TraitKey>(
+        _ key: Key.Type,
+        orDefaultTo defaultValue: @autoclosure () -> Key.Value
+    ) -> Key.Value {
+        TraitStore.shared.value(of: .typed(key), for: injectableIdentifier, orStore: defaultValue)
+    }
+
+    /// Sets the trait `key` for this instance, with copy-on-write for struct copies.
+    public mutating func setTrait<Key: TraitKey>(_ key: Key.Type, to value: Key.Value) {
+        TraitStore.shared.setValue(value, under: .typed(key), for: &injectableIdentifier)
+    }
+}
+
+extension Injected where Self: AnyObject {
+    /// The value of the trait `key` for this object, settable through any reference, even a `let`.
+    ///
+    /// All references to one object share its traits.
+    public subscript<Key: TraitKey>(trait key: Key.Type) -> Key.Value {
+        get { trait(key, orDefaultTo: Key.defaultValue) }
+        nonmutating set { setTrait(key, to: newValue) }
+    }
+
+    /// Sets the trait `key` for this object; all references to it see the new value.
+    public func setTrait<Key: TraitKey>(_ key: Key.Type, to value: Key.Value) {
+        TraitStore.shared.setValue(value, under: .typed(key), forShared: injectableIdentifier)
+    }
+}
