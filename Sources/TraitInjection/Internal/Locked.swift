@@ -1,37 +1,108 @@
-import Synchronization
+// Public imports: the lock primitive's type appears in `@usableFromInline` declarations, which
+// the inlinable trait accessors reach. Clients do not see these modules' members unless they
+// import them themselves.
+#if canImport(Darwin)
+public import Darwin
+#elseif canImport(Glibc)
+public import Glibc
+#elseif canImport(Musl)
+public import Musl
+#endif
 
-/// A value guarded by a mutex, for state whose contents need not be `Sendable`.
+#if canImport(Darwin)
+@usableFromInline typealias LockPrimitive = os_unfair_lock
+#else
+@usableFromInline typealias LockPrimitive = pthread_mutex_t
+#endif
+
+/// A value guarded by a lock, for state whose contents need not be `Sendable`.
 ///
 /// `Synchronization.Mutex` insists that what a critical section returns is `sending`, which a
-/// store of arbitrary generic values cannot promise. `Locked` keeps the state behind a pointer it
-/// owns and only ever touches it inside `withLock`, with the mutex held.
+/// store of arbitrary generic values cannot promise; and on Linux its lock operations live out of
+/// ThreadSanitizer's sight. `Locked` uses the platform lock (`os_unfair_lock` on Darwin,
+/// `pthread_mutex_t` elsewhere), which the sanitizer understands, allocated with the state in one
+/// block at a stable address.
 ///
-/// `@unchecked Sendable` is sound because every access to `state` goes through `withLock`, which
-/// holds `mutex` for the whole of the access, and the pointer itself never escapes this class.
+/// `@unchecked Sendable` is sound because the state is only ever reached through
+/// ``withLock(_:)``, which holds the lock for the whole access, and no pointer to it escapes.
 /// Callers must not run user code (factories, callbacks, deinitialisers of values they drop)
 /// inside `body`: move such values out and let them go after `withLock` returns.
+@usableFromInline
 final class Locked<State>: @unchecked Sendable {
-    private let mutex = Mutex<Void>(())
-    private let state: UnsafeMutablePointer<State>
+    @usableFromInline
+    struct Storage {
+        @usableFromInline var primitive: LockPrimitive
+        @usableFromInline var state: State
+    }
 
-    init(_ initialState: State) {
-        state = .allocate(capacity: 1)
-        state.initialize(to: initialState)
+    @usableFromInline
+    let storage: UnsafeMutablePointer<Storage>
+
+    @usableFromInline
+    var primitive: UnsafeMutablePointer<LockPrimitive> {
+        (UnsafeMutableRawPointer(storage) + MemoryLayout<Storage>.offset(of: \.primitive)!)
+            .assumingMemoryBound(to: LockPrimitive.self)
+    }
+
+    private init(_ initialState: State) {
+        storage = .allocate(capacity: 1)
+        storage.initialize(to: Storage(primitive: LockPrimitive(), state: initialState))
+        Self.initialize(primitive)
+    }
+
+    /// Creates a lock guarding `initialState`.
+    @usableFromInline
+    static func make(_ initialState: State) -> Locked<State> {
+        Locked(initialState)
     }
 
     deinit {
-        state.deinitialize(count: 1)
-        state.deallocate()
+        Self.destroy(primitive)
+        storage.deinitialize(count: 1)
+        storage.deallocate()
     }
 
     /// Runs `body` with exclusive access to the state and returns its result.
-    @inline(__always)
-    func withLock<Result>(_ body: (inout State) -> Result) -> Result {
-        var result: Result?
-        mutex.withLock { _ in
-            result = body(&state.pointee)
-        }
-        // `result` was assigned above: `withLock` runs its body exactly once.
-        return result.unsafelyUnwrapped
+    @inlinable
+    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+        let primitive = self.primitive
+        Self.lock(primitive)
+        defer { Self.unlock(primitive) }
+        return try body(&storage.pointee.state)
+    }
+
+    @usableFromInline
+    static func initialize(_ primitive: UnsafeMutablePointer<LockPrimitive>) {
+        #if !canImport(Darwin)
+        let result = pthread_mutex_init(primitive, nil)
+        precondition(result == 0, "pthread_mutex_init failed: \(result)")
+        #endif
+    }
+
+    @usableFromInline
+    static func destroy(_ primitive: UnsafeMutablePointer<LockPrimitive>) {
+        #if !canImport(Darwin)
+        pthread_mutex_destroy(primitive)
+        #endif
+    }
+
+    @usableFromInline
+    static func lock(_ primitive: UnsafeMutablePointer<LockPrimitive>) {
+        #if canImport(Darwin)
+        os_unfair_lock_lock(primitive)
+        #else
+        let result = pthread_mutex_lock(primitive)
+        precondition(result == 0, "pthread_mutex_lock failed: \(result)")
+        #endif
+    }
+
+    @usableFromInline
+    static func unlock(_ primitive: UnsafeMutablePointer<LockPrimitive>) {
+        #if canImport(Darwin)
+        os_unfair_lock_unlock(primitive)
+        #else
+        let result = pthread_mutex_unlock(primitive)
+        precondition(result == 0, "pthread_mutex_unlock failed: \(result)")
+        #endif
     }
 }

@@ -30,14 +30,12 @@ public enum Injectable {
     ///   - traitName: The trait's name.
     ///   - identifier: The instance's identifier.
     /// - Returns: The stored value, or `nil` if this instance has no `T` trait of that name.
+    @inlinable
     public static func get<T: Sendable>(traitName: String, for identifier: InjectableIdentifier) -> T? {
-        if let stored = TraitStore.shared.value(of: .named(traitName, T.self), as: T.self, for: identifier) {
+        if let stored = TraitStore.value(of: .named(traitName, T.self), as: T.self, for: identifier) {
             return stored
         }
-        guard let optional = T.self as? any OptionalTraitValue.Type,
-            let stored = optional.storedValue(traitName: traitName, for: identifier)
-        else { return nil }
-        return (stored as! T)
+        return storedOptional(traitName: traitName, for: identifier)
     }
 
     /// The trait `traitName` of type `T` for `identifier`, storing `value` on the first read.
@@ -49,18 +47,16 @@ public enum Injectable {
     ///   - identifier: The instance's identifier.
     ///   - value: The default; evaluated only when the trait is not stored yet.
     /// - Returns: The stored value.
+    @inlinable
     public static func get<T: Sendable>(
         traitName: String,
         for identifier: InjectableIdentifier,
         orDefaultTo value: @autoclosure () -> T
     ) -> T {
-        if let stored = TraitStore.shared.value(of: .named(traitName, T.self), as: T.self, for: identifier) {
+        if let stored = TraitStore.value(of: .named(traitName, T.self), as: T.self, for: identifier) {
             return stored
         }
-        if let optional = T.self as? any OptionalTraitValue.Type {
-            return optional.storedValue(traitName: traitName, for: identifier, orDefaultTo: value)
-        }
-        return TraitStore.shared.value(of: .named(traitName, T.self), for: identifier, orStore: value)
+        return storeDefault(traitName: traitName, for: identifier, value)
     }
 
     /// Sets the trait `traitName` of type `T` for `identifier`.
@@ -72,11 +68,12 @@ public enum Injectable {
     ///   - traitName: The trait's name.
     ///   - identifier: The instance's identifier, replaced on copy-on-write.
     ///   - value: The new value; `nil` (for an optional `T`) removes the trait.
+    @inlinable
     public static func set<T: Sendable>(traitName: String, for identifier: inout InjectableIdentifier, to value: T) {
         if let optional = T.self as? any OptionalTraitValue.Type {
             optional.set(value, traitName: traitName, for: &identifier)
         } else {
-            TraitStore.shared.setValue(value, under: .named(traitName, T.self), for: &identifier)
+            TraitStore.setValue(value, under: .named(traitName, T.self), for: &identifier)
         }
     }
 
@@ -85,11 +82,31 @@ public enum Injectable {
     /// There is rarely a need to call it: an instance's values are released as soon as its last
     /// copy goes away. It sweeps the whole store (O(live instances)), so keep it off hot paths.
     public static func pruneInjectedValues() {
-        TraitStore.shared.pruneDeadSlots()
+        TraitStore.pruneDeadSlots()
     }
 
     /// The number of (instance, trait) values the store holds for live instances.
     public static var storedTraitCount: Int {
-        TraitStore.shared.count
+        TraitStore.count
+    }
+
+    // MARK: Slow paths, kept out of line
+
+    /// A miss for `T`: if `T` is optional, the value may be filed under its wrapped type.
+    @usableFromInline
+    static func storedOptional<T>(traitName: String, for identifier: InjectableIdentifier) -> T? {
+        guard let optional = T.self as? any OptionalTraitValue.Type,
+            let stored = optional.storedValue(traitName: traitName, for: identifier)
+        else { return nil }
+        return (stored as! T)
+    }
+
+    /// A first read: store the default, filing an optional under its wrapped type.
+    @usableFromInline
+    static func storeDefault<T>(traitName: String, for identifier: InjectableIdentifier, _ value: () -> T) -> T {
+        if let optional = T.self as? any OptionalTraitValue.Type {
+            return optional.storedValue(traitName: traitName, for: identifier, orDefaultTo: value)
+        }
+        return TraitStore.value(of: .named(traitName, T.self), for: identifier, orStore: value)
     }
 }

@@ -1,4 +1,5 @@
-import Synchronization
+// Public import: `slot` is read by the inlinable trait accessors.
+public import Synchronization
 
 /// The identity under which the trait store keeps one instance's injected traits.
 ///
@@ -24,11 +25,17 @@ public final class InjectableIdentifier: Sendable {
     private static let serials = Atomic<UInt64>(0)
 
     /// The never-reused number the store files this identifier's traits under.
+    @usableFromInline
     let serial: UInt64
 
-    /// Whether the store holds a slot for this identifier, so that `deinit` skips the store's lock
-    /// for instances that never touched a trait.
-    let hasStoredTraits = Atomic<Bool>(false)
+    /// This instance's traits, once it has any: set once, then read without the store's lock.
+    /// The store's registry holds the same slot under a weak ``TraitIdentifier``.
+    @usableFromInline
+    let slot = AtomicLazyReference<TraitSlot>()
+
+    /// This instance's slot, if it has stored a trait.
+    @inlinable
+    var storedSlot: TraitSlot? { slot.load() }
 
     /// Creates an identifier with no traits.
     public init() {
@@ -36,8 +43,8 @@ public final class InjectableIdentifier: Sendable {
     }
 
     deinit {
-        if hasStoredTraits.load(ordering: .acquiring) {
-            TraitStore.shared.removeSlot(serial: serial)
+        if let slot = slot.load() {
+            TraitStore.unregister(serial: serial, slot: slot)
         }
     }
 }

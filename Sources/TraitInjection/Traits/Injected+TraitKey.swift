@@ -8,6 +8,7 @@ extension Injected {
     /// ```swift
     /// joe[trait: PetTrait.self].name = "Coco"
     /// ```
+    @inlinable
     public subscript<Key: TraitKey>(trait key: Key.Type) -> Key.Value {
         get { trait(key, orDefaultTo: Key.defaultValue) }
         set { setTrait(key, to: newValue) }
@@ -15,7 +16,7 @@ extension Injected {
 
     /// The value of the trait `key`, storing `defaultValue()` for this instance on the first read.
     ///
-    /// Use this instead of ``subscript(trait:)`` when the instance computes its own default, for
+    /// Use this instead of `self[trait: Key.self]` when the instance computes its own default, for
     /// example from its own state:
     ///
     /// ```swift
@@ -29,16 +30,18 @@ extension Injected {
     ///   - defaultValue: The value to store if this instance has not read the trait yet. It is
     ///     evaluated only then.
     /// - Returns: The stored value.
+    @inlinable
     public func trait<Key: TraitKey>(
         _ key: Key.Type,
         orDefaultTo defaultValue: @autoclosure () -> Key.Value
     ) -> Key.Value {
-        TraitStore.shared.value(of: .typed(key), for: injectableIdentifier, orStore: defaultValue)
+        TraitStore.value(of: .typed(key), for: injectableIdentifier, orStore: defaultValue)
     }
 
     /// Sets the trait `key` for this instance, with copy-on-write for struct copies.
+    @inlinable
     public mutating func setTrait<Key: TraitKey>(_ key: Key.Type, to value: Key.Value) {
-        TraitStore.shared.setValue(value, under: .typed(key), for: &injectableIdentifier)
+        TraitStore.setValue(value, under: .typed(key), for: &injectableIdentifier)
     }
 }
 
@@ -46,13 +49,15 @@ extension Injected where Self: AnyObject {
     /// The value of the trait `key` for this object, settable through any reference, even a `let`.
     ///
     /// All references to one object share its traits.
+    @inlinable
     public subscript<Key: TraitKey>(trait key: Key.Type) -> Key.Value {
         get { trait(key, orDefaultTo: Key.defaultValue) }
         nonmutating set { setTrait(key, to: newValue) }
     }
 
     /// Sets the trait `key` for this object; all references to it see the new value.
+    @inlinable
     public func setTrait<Key: TraitKey>(_ key: Key.Type, to value: Key.Value) {
-        TraitStore.shared.setValue(value, under: .typed(key), forShared: injectableIdentifier)
+        TraitStore.setValue(value, under: .typed(key), forShared: injectableIdentifier)
     }
 }

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A default value held by an injector: readable and settable from any thread, and overridable
 /// for the duration of an operation in the current task (tests).
 ///
@@ -25,11 +23,11 @@ import Synchronization
 /// > Important: A default is read when an instance first reads its trait, and then stored for
 /// > that instance. Changing the default affects only instances that have not read the trait yet.
 public final class InjectorDefault<Value: Sendable>: Sendable {
-    private let storage: Mutex<Value>
+    private let storage: Locked<Value>
 
     /// Creates a default holding `value`.
     public init(_ value: Value) {
-        storage = Mutex(value)
+        storage = Locked.make(value)
     }
 
     /// The current default: this task's override if there is one, otherwise the shared value.

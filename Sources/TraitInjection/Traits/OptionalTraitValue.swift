@@ -1,5 +1,6 @@
 /// Lets the string-named API file an optional value under its wrapped type, so that `set` with a
 /// `Pet?` and `get` returning `Pet?` (that is, `T == Pet`) meet, and `nil` means "no trait".
+@usableFromInline
 protocol OptionalTraitValue {
     associatedtype Wrapped
 
@@ -9,14 +10,16 @@ protocol OptionalTraitValue {
 }
 
 extension Optional: OptionalTraitValue {
+    @usableFromInline
     var wrappedTraitValue: Wrapped? { self }
 
+    @usableFromInline
     init(wrappedTraitValue: Wrapped?) { self = wrappedTraitValue }
 }
 
 extension OptionalTraitValue {
     static func storedValue(traitName: String, for identifier: InjectableIdentifier) -> Self? {
-        TraitStore.shared.value(of: .named(traitName, Wrapped.self), as: Wrapped.self, for: identifier)
+        TraitStore.value(of: .named(traitName, Wrapped.self), as: Wrapped.self, for: identifier)
             .map { Self(wrappedTraitValue: $0) }
     }
 
@@ -31,17 +34,18 @@ extension OptionalTraitValue {
         }
         let value = makeDefault()
         guard let wrapped = (value as! Self).wrappedTraitValue else { return value }
-        let stored = TraitStore.shared.value(of: .named(traitName, Wrapped.self), for: identifier) { wrapped }
+        let stored = TraitStore.value(of: .named(traitName, Wrapped.self), for: identifier) { wrapped }
         return Self(wrappedTraitValue: stored) as! T
     }
 
+    @usableFromInline
     static func set<T>(_ value: T, traitName: String, for identifier: inout InjectableIdentifier) {
         // `T` is `Self`: the caller opened it from `T.self`.
         let key = TraitSlotKey.named(traitName, Wrapped.self)
         if let wrapped = (value as! Self).wrappedTraitValue {
-            TraitStore.shared.setValue(wrapped, under: key, for: &identifier)
+            TraitStore.setValue(wrapped, under: key, for: &identifier)
         } else {
-            TraitStore.shared.removeValue(under: key, for: &identifier)
+            TraitStore.removeValue(under: key, for: &identifier)
         }
     }
 }

@@ -1,4 +1,4 @@
-/// The key under which the global trait store files one instance's slot of traits.
+/// The key under which the trait store's registry files one instance's slot of traits.
 ///
 /// It holds its ``InjectableIdentifier`` weakly, so the store never keeps an instance's identity
 /// alive, and it is equal and hashed by the identifier's serial number: exact (serials are never

@@ -1,46 +1,42 @@
 import Synchronization
 
-/// The global trait store: every injected trait value of every live instance, filed by a weak
-/// ``TraitIdentifier`` per instance and a ``TraitSlotKey`` per trait.
+/// The global trait store: every injected trait value of every live instance.
 ///
-/// Costs, whatever the number of live instances:
-/// - a read is one lock, one hash lookup of the instance's serial and a scan of its few traits,
-///   with no allocation once the trait is stored;
+/// Each instance's values sit in a ``TraitSlot`` (its traits behind their own lock), which the
+/// store's registry files under a weak ``TraitIdentifier`` and the instance's
+/// ``InjectableIdentifier`` also points to. So:
+/// - a read locks only that instance's slot and scans its few traits: O(1) whatever the number of
+///   live instances, no allocation, and no contention between instances;
 /// - a dead instance's values leave the store in its identifier's `deinit`, so pruning costs
 ///   O(its traits), once, and no operation ever scans the store.
 ///
-/// Values taken out of the store are always released after the lock is dropped, because releasing
+/// Values taken out of a slot are always released after its lock is dropped, because releasing
 /// one may run a `deinit` that comes back to the store.
-final class TraitStore: Sendable {
-    static let shared = TraitStore()
+@usableFromInline
+enum TraitStore {
+    /// Every slot, under a weak key: the store's index for pruning and diagnostics.
+    private static let registry = Locked.make([TraitIdentifier: TraitSlot]())
 
-    struct State {
-        var slots: [TraitIdentifier: TraitSlot] = [:]
-        var count = 0
-    }
-
-    private let state = Locked(State())
+    /// The number of (instance, trait) values held.
+    private static let storedCount = Atomic<Int>(0)
 
     // MARK: Reading
 
     /// The value stored under `key` for `identifier`, if any.
-    @inline(__always)
-    func value<Value>(
+    @inlinable
+    static func value<Value>(
         of key: TraitSlotKey,
         as type: Value.Type,
         for identifier: InjectableIdentifier
     ) -> Value? {
-        guard identifier.hasStoredTraits.load(ordering: .acquiring) else { return nil }
-        let probe = TraitIdentifier(probing: identifier.serial)
-        return state.withLock { state in
-            state.slots[probe]?.value(of: key, as: type)
-        }
+        guard let slot = identifier.storedSlot else { return nil }
+        return slot.withLock { $0.value(of: key, as: type) }
     }
 
     /// The value stored under `key` for `identifier`; on the first read, `makeDefault()` is
-    /// evaluated (outside the lock), stored and returned.
-    @inline(__always)
-    func value<Value>(
+    /// evaluated (outside any lock), stored and returned.
+    @inlinable
+    static func value<Value>(
         of key: TraitSlotKey,
         for identifier: InjectableIdentifier,
         orStore makeDefault: () -> Value
@@ -51,162 +47,165 @@ final class TraitStore: Sendable {
         return storeDefault(makeDefault(), under: key, for: identifier)
     }
 
-    private func storeDefault<Value>(
+    @usableFromInline
+    static func storeDefault<Value>(
         _ value: Value,
         under key: TraitSlotKey,
         for identifier: InjectableIdentifier
     ) -> Value {
         var candidate = value
-        let (result, released) = state.withLock { state -> (Value, TraitSlot.Released) in
+        let (result, added) = slot(for: identifier).withLock { entries -> (Value, Bool) in
             // Another thread may have stored a value since our read: theirs wins.
-            if let stored = state.slots[TraitIdentifier(probing: identifier.serial)]?.value(
-                of: key,
-                as: Value.self
-            ) {
-                return (stored, .nothing)
+            if let stored = entries.value(of: key, as: Value.self) {
+                return (stored, false)
             }
             let result = candidate
-            return (result, state.store(&candidate, under: key, for: identifier))
+            return (result, entries.store(&candidate, under: key).added)
         }
-        _ = released
+        // On a lost race, `candidate` (our unused default) is released here, outside the lock.
+        if added { didAdd(1) }
         return result
     }
 
     // MARK: Writing
 
-    /// Stores `value` under `key` for `identifier`, giving `identifier` a fresh identifier with a
-    /// copy of all its traits first if other copies share it.
-    @inline(__always)
-    func setValue<Value>(
+    /// Stores `value` under `key` for `identifier`, first giving `identifier` a fresh identifier
+    /// with a copy of all its traits if other copies share it.
+    @inlinable
+    static func setValue<Value>(
         _ value: Value,
         under key: TraitSlotKey,
         for identifier: inout InjectableIdentifier
     ) {
-        var incoming = value
         if isKnownUniquelyReferenced(&identifier) {
-            let target = identifier
-            let released = state.withLock { $0.store(&incoming, under: key, for: target) }
-            _ = released
+            setValue(value, under: key, forShared: identifier)
         } else {
-            let fresh = InjectableIdentifier()
-            let source = identifier
-            let released = state.withLock { state in
-                state.copyTraits(from: source, to: fresh)
-                return state.store(&incoming, under: key, for: fresh)
-            }
-            _ = released
-            identifier = fresh
+            identifier = copy(of: identifier, setting: value, under: key)
         }
-        // `incoming` may now hold the value it replaced; it is released here, outside the lock.
     }
 
-    /// Stores `value` under `key` for an identifier that is never replaced (a class instance's).
-    func setValue<Value>(
+    /// Stores `value` under `key` for an identifier that is not replaced (a class instance's, or
+    /// a uniquely held one).
+    @inlinable
+    static func setValue<Value>(
         _ value: Value,
         under key: TraitSlotKey,
         forShared identifier: InjectableIdentifier
     ) {
         var incoming = value
-        let released = state.withLock { $0.store(&incoming, under: key, for: identifier) }
+        let (added, released) = slot(for: identifier).withLock { $0.store(&incoming, under: key) }
+        if added { didAdd(1) }
+        // The replaced value (in `incoming` or `released`) is released here, outside the lock.
         _ = released
     }
 
-    /// Removes the value under `key`, with the same copy-on-write rule as ``setValue(_:under:for:)``.
-    func removeValue(under key: TraitSlotKey, for identifier: inout InjectableIdentifier) {
-        guard identifier.hasStoredTraits.load(ordering: .acquiring) else { return }
+    /// Removes the value under `key`, with the same copy-on-write rule as `setValue`.
+    @usableFromInline
+    static func removeValue(under key: TraitSlotKey, for identifier: inout InjectableIdentifier) {
+        guard let slot = identifier.storedSlot else { return }
         if isKnownUniquelyReferenced(&identifier) {
-            let target = identifier
-            let released = state.withLock { $0.remove(key, for: target) }
-            _ = released
+            let released = slot.withLock { $0.remove(key) }
+            if released != nil { didAdd(-1) }
         } else {
-            let fresh = InjectableIdentifier()
-            let source = identifier
-            let released = state.withLock { state in
-                state.copyTraits(from: source, to: fresh)
-                return state.remove(key, for: fresh)
-            }
-            _ = released
-            identifier = fresh
+            var entries = slot.withLock { $0 }
+            guard entries.remove(key) != nil else { return }
+            identifier = adopt(entries)
         }
     }
 
-    // MARK: Pruning
-
-    /// Drops the slot of an identifier that is being deinitialised.
-    func removeSlot(serial: UInt64) {
-        let released = state.withLock { state -> TraitSlot.Released in
-            guard let slot = state.slots.removeValue(forKey: TraitIdentifier(probing: serial)) else {
-                return .nothing
-            }
-            state.count -= slot.entries.count
-            return .slot(slot)
-        }
-        _ = released
+    /// A fresh identifier holding all of `source`'s traits, with `value` stored under `key`.
+    @usableFromInline
+    static func copy<Value>(
+        of source: InjectableIdentifier,
+        setting value: Value,
+        under key: TraitSlotKey
+    ) -> InjectableIdentifier {
+        var entries = source.storedSlot?.withLock { $0 } ?? TraitEntries()
+        var incoming = value
+        _ = entries.store(&incoming, under: key)
+        return adopt(entries)
     }
 
-    /// Drops every slot whose identifier is gone. Normally there is none: identifiers remove their
-    /// own slot when they die. This is the full sweep the seed ran on every access, kept for
-    /// callers that want to be sure; it costs O(live instances).
-    func pruneDeadSlots() {
-        let released = state.withLock { state -> [TraitSlot] in
-            let dead = state.slots.filter { $0.key.injectableIdentifier == nil }
-            for (key, slot) in dead {
-                state.slots.removeValue(forKey: key)
-                state.count -= slot.entries.count
+    /// A fresh identifier whose slot holds `entries`.
+    private static func adopt(_ entries: TraitEntries) -> InjectableIdentifier {
+        let fresh = InjectableIdentifier()
+        let slot = TraitSlot.make(entries)
+        _ = fresh.slot.storeIfNil(slot)
+        register(slot, for: fresh)
+        didAdd(entries.count)
+        return fresh
+    }
+
+    // MARK: Slots
+
+    /// `identifier`'s slot, created and registered on first use.
+    @usableFromInline
+    static func slot(for identifier: InjectableIdentifier) -> TraitSlot {
+        if let slot = identifier.storedSlot {
+            return slot
+        }
+        let fresh = TraitSlot.make(TraitEntries())
+        let slot = identifier.slot.storeIfNil(fresh)
+        if slot === fresh {
+            register(slot, for: identifier)
+        }
+        return slot
+    }
+
+    private static func register(_ slot: TraitSlot, for identifier: InjectableIdentifier) {
+        registry.withLock { $0[TraitIdentifier(identifier)] = slot }
+    }
+
+    /// Drops the slot of an identifier that is being deinitialised. Its values are released when
+    /// the identifier lets go of the slot, right after, with no lock held.
+    static func unregister(serial: UInt64, slot: TraitSlot) {
+        let removed = registry.withLock { $0.removeValue(forKey: TraitIdentifier(probing: serial)) }
+        didAdd(-slot.withLock { $0.count })
+        _ = removed
+    }
+
+    @usableFromInline
+    static func didAdd(_ values: Int) {
+        storedCount.add(values, ordering: .relaxed)
+    }
+
+    // MARK: Pruning and diagnostics
+
+    /// Drops every registered slot whose identifier is gone. Normally there is none, since
+    /// identifiers remove their own slot when they die; this is the full sweep the seed ran on
+    /// every access, kept for callers that want it. It costs O(live instances).
+    static func pruneDeadSlots() {
+        // Loading a weak reference yields a strong one, which may turn out to be the last: the
+        // live identifiers are handed out of the lock too, so that their `deinit` (which comes
+        // back to the registry) runs after it is released.
+        let released = registry.withLock { registry -> (dead: [TraitSlot], live: [InjectableIdentifier]) in
+            var deadKeys: [TraitIdentifier] = []
+            var live: [InjectableIdentifier] = []
+            live.reserveCapacity(registry.count)
+            for key in registry.keys {
+                if let identifier = key.injectableIdentifier {
+                    live.append(identifier)
+                } else {
+                    deadKeys.append(key)
+                }
             }
-            return Array(dead.values)
+            return (deadKeys.compactMap { registry.removeValue(forKey: $0) }, live)
         }
         _ = released
     }
 
     /// The number of (instance, trait) values held.
-    var count: Int {
-        state.withLock { $0.count }
-    }
-}
-
-extension TraitStore.State {
-    /// Stores `value` (swapping out the old one into it, if updated in place).
-    mutating func store<Value>(
-        _ value: inout Value,
-        under key: TraitSlotKey,
-        for identifier: InjectableIdentifier
-    ) -> TraitSlot.Released {
-        let index = slotIndex(for: identifier)
-        let before = slots.values[index].entries.count
-        let released = slots.values[index].store(&value, under: key)
-        count += slots.values[index].entries.count - before
-        return released
+    static var count: Int {
+        storedCount.load(ordering: .relaxed)
     }
 
-    mutating func remove(_ key: TraitSlotKey, for identifier: InjectableIdentifier) -> TraitSlot.Released {
-        guard let index = slots.index(forKey: TraitIdentifier(probing: identifier.serial)) else {
-            return .nothing
-        }
-        let released = slots.values[index].remove(key)
-        if case .box = released { count -= 1 }
-        return released
+    /// The number of values held for one instance.
+    static func count(for identifier: InjectableIdentifier) -> Int {
+        identifier.storedSlot?.withLock { $0.count } ?? 0
     }
 
-    /// Gives `target` a slot holding every trait of `source` (sharing the cells, which the first
-    /// write to either side replaces rather than mutates).
-    mutating func copyTraits(from source: InjectableIdentifier, to target: InjectableIdentifier) {
-        guard let entries = slots[TraitIdentifier(probing: source.serial)]?.entries,
-            !entries.isEmpty
-        else { return }
-        let index = slotIndex(for: target)
-        slots.values[index].entries = entries
-        count += entries.count
-    }
-
-    /// The index of `identifier`'s slot, creating an empty one if it has none.
-    private mutating func slotIndex(for identifier: InjectableIdentifier) -> [TraitIdentifier: TraitSlot].Index {
-        let probe = TraitIdentifier(probing: identifier.serial)
-        if let index = slots.index(forKey: probe) {
-            return index
-        }
-        slots[TraitIdentifier(identifier)] = TraitSlot()
-        identifier.hasStoredTraits.store(true, ordering: .releasing)
-        return slots.index(forKey: probe).unsafelyUnwrapped
+    /// Whether the registry holds a slot under `serial`.
+    static func containsSlot(serial: UInt64) -> Bool {
+        registry.withLock { $0[TraitIdentifier(probing: serial)] != nil }
     }
 }

@@ -1,3 +1,4 @@
+// swift-format-ignore-file
 // The user-side code of the seed article's full listing, unchanged, compiled in Swift 5 mode
 // against the library. Only the library part of the listing is replaced, by `import TraitInjection`;
 // the script runs inside `runSeedScript`, whose `print` parameter collects what it prints.

@@ -1,0 +1,60 @@
+import Testing
+import TraitInjection
+
+extension TraitTests {
+    @Suite("InjectorDefault")
+    struct InjectorDefaultTests {
+        @Test("A default set from one thread is seen from others")
+        func setAndGetAcrossTasks() async {
+            let cat = Pet(name: "Tom", species: "Cat")
+            let injected = InjectorDefault(Pet.rover)
+            await Task.detached { injected.value = cat }.value
+            let seen = await Task.detached { injected.value }.value
+            #expect(seen == cat)
+        }
+
+        @Test("withValue overrides the default for this task only")
+        func taskLocalOverride() async {
+            let injected = InjectorDefault("shared")
+            await injected.withValue("mine") {
+                #expect(injected.value == "mine")
+                await withTaskGroup(of: String.self) { group in
+                    group.addTask { injected.value }  // a child task inherits the override
+                    for await value in group { #expect(value == "mine") }
+                }
+                let unrelated = await Task.detached { injected.value }.value
+                #expect(unrelated == "shared")
+            }
+            #expect(injected.value == "shared")
+        }
+
+        @Test("Overrides of two defaults nest independently")
+        func nestedOverrides() {
+            let first = InjectorDefault(1)
+            let second = InjectorDefault(2)
+            first.withValue(10) {
+                second.withValue(20) {
+                    #expect(first.value == 10)
+                    #expect(second.value == 20)
+                }
+                #expect(second.value == 2)
+            }
+        }
+
+        @Test("Concurrent writers and readers always see one of the written values")
+        func concurrentAccess() async {
+            let injected = InjectorDefault(0)
+            await withTaskGroup(of: Void.self) { group in
+                for writer in 1...8 {
+                    group.addTask {
+                        for _ in 0..<1_000 {
+                            injected.value = writer
+                            #expect((0...8).contains(injected.value))
+                        }
+                    }
+                }
+            }
+            #expect((1...8).contains(injected.value))
+        }
+    }
+}

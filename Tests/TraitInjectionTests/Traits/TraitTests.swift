@@ -1,0 +1,6 @@
+import Testing
+
+/// Every trait suite is nested here: the trait store is global and some tests assert on its exact
+/// count, so trait tests run one after another.
+@Suite(.serialized)
+enum TraitTests {}
