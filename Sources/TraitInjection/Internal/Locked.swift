@@ -2,17 +2,17 @@
 // the inlinable trait accessors reach. Clients do not see these modules' members unless they
 // import them themselves.
 #if canImport(Darwin)
-public import Darwin
+    public import Darwin
 #elseif canImport(Glibc)
-public import Glibc
+    public import Glibc
 #elseif canImport(Musl)
-public import Musl
+    public import Musl
 #endif
 
 #if canImport(Darwin)
-@usableFromInline typealias LockPrimitive = os_unfair_lock
+    @usableFromInline typealias LockPrimitive = os_unfair_lock
 #else
-@usableFromInline typealias LockPrimitive = pthread_mutex_t
+    @usableFromInline typealias LockPrimitive = pthread_mutex_t
 #endif
 
 /// A value guarded by a lock, for state whose contents need not be `Sendable`.
@@ -74,35 +74,35 @@ final class Locked<State>: @unchecked Sendable {
     @usableFromInline
     static func initialize(_ primitive: UnsafeMutablePointer<LockPrimitive>) {
         #if !canImport(Darwin)
-        let result = pthread_mutex_init(primitive, nil)
-        precondition(result == 0, "pthread_mutex_init failed: \(result)")
+            let result = pthread_mutex_init(primitive, nil)
+            precondition(result == 0, "pthread_mutex_init failed: \(result)")
         #endif
     }
 
     @usableFromInline
     static func destroy(_ primitive: UnsafeMutablePointer<LockPrimitive>) {
         #if !canImport(Darwin)
-        pthread_mutex_destroy(primitive)
+            pthread_mutex_destroy(primitive)
         #endif
     }
 
     @usableFromInline
     static func lock(_ primitive: UnsafeMutablePointer<LockPrimitive>) {
         #if canImport(Darwin)
-        os_unfair_lock_lock(primitive)
+            os_unfair_lock_lock(primitive)
         #else
-        let result = pthread_mutex_lock(primitive)
-        precondition(result == 0, "pthread_mutex_lock failed: \(result)")
+            let result = pthread_mutex_lock(primitive)
+            precondition(result == 0, "pthread_mutex_lock failed: \(result)")
         #endif
     }
 
     @usableFromInline
     static func unlock(_ primitive: UnsafeMutablePointer<LockPrimitive>) {
         #if canImport(Darwin)
-        os_unfair_lock_unlock(primitive)
+            os_unfair_lock_unlock(primitive)
         #else
-        let result = pthread_mutex_unlock(primitive)
-        precondition(result == 0, "pthread_mutex_unlock failed: \(result)")
+            let result = pthread_mutex_unlock(primitive)
+            precondition(result == 0, "pthread_mutex_unlock failed: \(result)")
         #endif
     }
 }

@@ -28,14 +28,34 @@ public final class InjectableIdentifier: Sendable {
     @usableFromInline
     let serial: UInt64
 
-    /// This instance's traits, once it has any: set once, then read without the store's lock.
-    /// The store's registry holds the same slot under a weak ``TraitIdentifier``.
+    /// This instance's traits, once it has any: the address of a +1 reference to a ``TraitSlot``, set once and
+    /// then read without any lock. The store's registry holds the same slot under a weak
+    /// ``TraitIdentifier``. (An `Atomic` pointer rather than `AtomicLazyReference`, whose `load`
+    /// is not inlinable and costs a generic metadata lookup on every read.)
     @usableFromInline
-    let slot = AtomicLazyReference<TraitSlot>()
+    let slotAddress = Atomic<UInt>(0)
 
     /// This instance's slot, if it has stored a trait.
     @inlinable
-    var storedSlot: TraitSlot? { slot.load() }
+    var storedSlot: TraitSlot? {
+        guard let pointer = UnsafeRawPointer(bitPattern: slotAddress.load(ordering: .acquiring)) else { return nil }
+        return Unmanaged<TraitSlot>.fromOpaque(pointer).takeUnretainedValue()
+    }
+
+    /// Installs `slot` unless another thread installed one first; returns the installed slot.
+    func installSlot(_ slot: TraitSlot) -> TraitSlot {
+        let retained = Unmanaged.passRetained(slot)
+        let (exchanged, installed) = slotAddress.compareExchange(
+            expected: 0,
+            desired: UInt(bitPattern: retained.toOpaque()),
+            ordering: .acquiringAndReleasing
+        )
+        if exchanged {
+            return slot
+        }
+        retained.release()
+        return Unmanaged<TraitSlot>.fromOpaque(UnsafeRawPointer(bitPattern: installed)!).takeUnretainedValue()
+    }
 
     /// Creates an identifier with no traits.
     public init() {
@@ -43,8 +63,10 @@ public final class InjectableIdentifier: Sendable {
     }
 
     deinit {
-        if let slot = slot.load() {
+        if let pointer = UnsafeRawPointer(bitPattern: slotAddress.load(ordering: .acquiring)) {
+            let slot = Unmanaged<TraitSlot>.fromOpaque(pointer).takeRetainedValue()
             TraitStore.unregister(serial: serial, slot: slot)
+            // `slot` is released on return, with no lock held, and with it this instance's values.
         }
     }
 }

@@ -130,7 +130,7 @@ enum TraitStore {
     private static func adopt(_ entries: TraitEntries) -> InjectableIdentifier {
         let fresh = InjectableIdentifier()
         let slot = TraitSlot.make(entries)
-        _ = fresh.slot.storeIfNil(slot)
+        _ = fresh.installSlot(slot)
         register(slot, for: fresh)
         didAdd(entries.count)
         return fresh
@@ -145,7 +145,7 @@ enum TraitStore {
             return slot
         }
         let fresh = TraitSlot.make(TraitEntries())
-        let slot = identifier.slot.storeIfNil(fresh)
+        let slot = identifier.installSlot(fresh)
         if slot === fresh {
             register(slot, for: identifier)
         }
