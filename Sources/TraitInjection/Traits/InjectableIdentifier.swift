@@ -28,12 +28,16 @@ public final class InjectableIdentifier: Sendable {
     @usableFromInline
     let serial: UInt64
 
-    /// This instance's traits, once it has any: the address of a +1 reference to a ``TraitSlot``, set once and
-    /// then read without any lock. The store's registry holds the same slot under a weak
-    /// ``TraitIdentifier``. (An `Atomic` pointer rather than `AtomicLazyReference`, whose `load`
-    /// is not inlinable and costs a generic metadata lookup on every read.)
+    /// This instance's traits, once it has any: the address of a +1 reference to a ``TraitSlot``,
+    /// set once and then read without any lock. The store's registry holds the same slot under a
+    /// weak ``TraitIdentifier``. (An atomic address rather than `AtomicLazyReference`, whose
+    /// `load` is not inlinable and costs a generic metadata lookup on every read.)
     @usableFromInline
     let slotAddress = Atomic<UInt>(0)
+
+    /// The address of a +1 reference to this instance's ``LifetimeToken``, created with its slot:
+    /// what the registry's ``TraitIdentifier`` references weakly.
+    private let tokenAddress = Atomic<UInt>(0)
 
     /// This instance's slot, if it has stored a trait.
     @inlinable
@@ -42,19 +46,25 @@ public final class InjectableIdentifier: Sendable {
         return Unmanaged<TraitSlot>.fromOpaque(pointer).takeUnretainedValue()
     }
 
-    /// Installs `slot` unless another thread installed one first; returns the installed slot.
-    func installSlot(_ slot: TraitSlot) -> TraitSlot {
+    /// Installs `slot` unless another thread installed one first.
+    ///
+    /// - Returns: The installed slot, and the lifetime token to register it under if this call
+    ///   installed it (`nil` if another thread did).
+    func installSlot(_ slot: TraitSlot) -> (slot: TraitSlot, token: LifetimeToken?) {
         let retained = Unmanaged.passRetained(slot)
         let (exchanged, installed) = slotAddress.compareExchange(
             expected: 0,
             desired: UInt(bitPattern: retained.toOpaque()),
             ordering: .acquiringAndReleasing
         )
-        if exchanged {
-            return slot
+        guard exchanged else {
+            retained.release()
+            let winner = Unmanaged<TraitSlot>.fromOpaque(UnsafeRawPointer(bitPattern: installed)!)
+            return (winner.takeUnretainedValue(), nil)
         }
-        retained.release()
-        return Unmanaged<TraitSlot>.fromOpaque(UnsafeRawPointer(bitPattern: installed)!).takeUnretainedValue()
+        let token = LifetimeToken()
+        tokenAddress.store(UInt(bitPattern: Unmanaged.passRetained(token).toOpaque()), ordering: .releasing)
+        return (slot, token)
     }
 
     /// Creates an identifier with no traits.
@@ -63,6 +73,9 @@ public final class InjectableIdentifier: Sendable {
     }
 
     deinit {
+        if let pointer = UnsafeRawPointer(bitPattern: tokenAddress.load(ordering: .acquiring)) {
+            Unmanaged<LifetimeToken>.fromOpaque(pointer).release()
+        }
         if let pointer = UnsafeRawPointer(bitPattern: slotAddress.load(ordering: .acquiring)) {
             let slot = Unmanaged<TraitSlot>.fromOpaque(pointer).takeRetainedValue()
             TraitStore.unregister(serial: serial, slot: slot)
@@ -74,3 +87,12 @@ public final class InjectableIdentifier: Sendable {
 extension InjectableIdentifier: CustomStringConvertible {
     public var description: String { "InjectableIdentifier(#\(serial))" }
 }
+
+/// An object that lives exactly as long as the ``InjectableIdentifier`` that owns it, for the
+/// registry to reference weakly.
+///
+/// A weak reference to the identifier itself would move its reference count to a side table,
+/// making every copy of every struct carrying it pay the slow retain and release path (measured:
+/// a read through an array element went from about 35 ns to about 90 ns). Only this token, which
+/// nothing else retains, pays that.
+final class LifetimeToken: Sendable {}

@@ -129,9 +129,8 @@ enum TraitStore {
     /// A fresh identifier whose slot holds `entries`.
     private static func adopt(_ entries: TraitEntries) -> InjectableIdentifier {
         let fresh = InjectableIdentifier()
-        let slot = TraitSlot.make(entries)
-        _ = fresh.installSlot(slot)
-        register(slot, for: fresh)
+        let (slot, token) = fresh.installSlot(TraitSlot.make(entries))
+        if let token { register(slot, serial: fresh.serial, lifetime: token) }
         didAdd(entries.count)
         return fresh
     }
@@ -144,16 +143,13 @@ enum TraitStore {
         if let slot = identifier.storedSlot {
             return slot
         }
-        let fresh = TraitSlot.make(TraitEntries())
-        let slot = identifier.installSlot(fresh)
-        if slot === fresh {
-            register(slot, for: identifier)
-        }
+        let (slot, token) = identifier.installSlot(TraitSlot.make(TraitEntries()))
+        if let token { register(slot, serial: identifier.serial, lifetime: token) }
         return slot
     }
 
-    private static func register(_ slot: TraitSlot, for identifier: InjectableIdentifier) {
-        registry.withLock { $0[TraitIdentifier(identifier)] = slot }
+    private static func register(_ slot: TraitSlot, serial: UInt64, lifetime: LifetimeToken) {
+        registry.withLock { $0[TraitIdentifier(serial: serial, lifetime: lifetime)] = slot }
     }
 
     /// Drops the slot of an identifier that is being deinitialised. Its values are released when
@@ -175,23 +171,11 @@ enum TraitStore {
     /// identifiers remove their own slot when they die; this is the full sweep the seed ran on
     /// every access, kept for callers that want it. It costs O(live instances).
     static func pruneDeadSlots() {
-        // Loading a weak reference yields a strong one, which may turn out to be the last: the
-        // live identifiers are handed out of the lock too, so that their `deinit` (which comes
-        // back to the registry) runs after it is released.
-        let released = registry.withLock { registry -> (dead: [TraitSlot], live: [InjectableIdentifier]) in
-            var deadKeys: [TraitIdentifier] = []
-            var live: [InjectableIdentifier] = []
-            live.reserveCapacity(registry.count)
-            for key in registry.keys {
-                if let identifier = key.injectableIdentifier {
-                    live.append(identifier)
-                } else {
-                    deadKeys.append(key)
-                }
-            }
-            return (deadKeys.compactMap { registry.removeValue(forKey: $0) }, live)
+        let dead = registry.withLock { registry -> [TraitSlot] in
+            let deadKeys = registry.keys.filter(\.isDead)
+            return deadKeys.compactMap { registry.removeValue(forKey: $0) }
         }
-        _ = released
+        _ = dead
     }
 
     /// The number of (instance, trait) values held.
