@@ -13,14 +13,24 @@ let package = Package(
     ],
     products: [
         .library(name: "TraitInjection", targets: ["TraitInjection"]),
+        .executable(name: "traitgen", targets: ["traitgen"]),
+        .plugin(name: "TraitGenPlugin", targets: ["TraitGenPlugin"]),
         .executable(name: "Example", targets: ["Example"]),
     ],
     targets: [
         .target(name: "TraitInjection"),
+
+        // The trait template generator: a library (so tests call it), its command and its plugin.
+        .target(name: "TraitGenerator"),
+        .executableTarget(name: "traitgen", dependencies: ["TraitGenerator"]),
+        .plugin(name: "TraitGenPlugin", capability: .buildTool(), dependencies: ["traitgen"]),
+
         .executableTarget(
             name: "Example",
-            dependencies: ["TraitInjection"]
+            dependencies: ["TraitInjection"],
+            plugins: ["TraitGenPlugin"]
         ),
+
         // The seed article's user-side code, verbatim, compiled in Swift 5 mode against the library.
         .target(
             name: "SeedListing",
@@ -32,11 +42,22 @@ let package = Package(
             name: "TraitInjectionTests",
             dependencies: ["TraitInjection", "SeedListing"]
         ),
+        .testTarget(
+            name: "TraitGeneratorTests",
+            dependencies: ["TraitGenerator"],
+            exclude: ["Support/Golden"]
+        ),
+        // Compiles and runs code generated from Support/Fixtures.traits by the plugin.
+        .testTarget(
+            name: "GeneratedTraitTests",
+            dependencies: ["TraitInjection"],
+            plugins: ["TraitGenPlugin"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
 
-for target in package.targets {
+for target in package.targets where target.type != .plugin {
     target.swiftSettings =
         (target.swiftSettings ?? []) + [
             .enableUpcomingFeature("ExistentialAny"),

@@ -1,0 +1,184 @@
+/// Reads the `.traits` declaration format.
+///
+/// ```
+/// # Comments start with '#'.
+/// import Foundation                       # extra modules the generated code imports
+///
+/// trait pet: Pet = Pet(name: "Rover", species: "Dog")
+/// public readonly trait serial: Int = 0   # options: public | package | internal, readonly
+/// trait catchphrase: String = "..."
+///     default comical = "'Tis but a scratch!"      # extra named defaults, indented
+///     default serious = "I think, therefore I am"
+/// ```
+///
+/// Every problem is reported, each with its line and column, as ``TraitDiagnostics``.
+public struct TraitFileParser: Sendable {
+    /// The path used in diagnostics.
+    public var path: String
+
+    public init(path: String) {
+        self.path = path
+    }
+
+    /// Parses `text`, or throws every problem found in it.
+    public func parse(_ text: String) throws(TraitDiagnostics) -> TraitFile {
+        var file = TraitFile(traits: [])
+        var diagnostics: [TraitDiagnostic] = []
+        var firstLines: [String: Int] = [:]
+
+        func report(_ line: Int, _ column: Int, _ message: String) {
+            diagnostics.append(TraitDiagnostic(path: path, line: line, column: column, message: message))
+        }
+
+        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let number = index + 1
+            let line = Array(rawLine.trimmingTrailingWhitespace())
+            guard let start = line.firstIndex(where: { !$0.isWhitespace }), line[start] != "#" else { continue }
+            let scanner = LineScanner(characters: line, position: start)
+
+            if start > line.startIndex {
+                parseNamedDefault(scanner, line: number, into: &file, report: report)
+                continue
+            }
+            if scanner.peekWord() == "import" {
+                parseImport(scanner, line: number, into: &file, report: report)
+                continue
+            }
+            guard let trait = parseTrait(scanner, line: number, report: report) else { continue }
+            if let first = firstLines[trait.name] {
+                report(
+                    number, scanner.column(of: trait.name) ?? 1,
+                    "duplicate trait '\(trait.name)'; it is already declared on line \(first)")
+                continue
+            }
+            firstLines[trait.name] = number
+            file.traits.append(trait)
+        }
+        if file.traits.isEmpty && diagnostics.isEmpty {
+            report(1, 1, "no trait declared; expected a line such as 'trait pet: Pet = Pet(name: \"Rover\")'")
+        }
+        guard diagnostics.isEmpty else { throw TraitDiagnostics(diagnostics) }
+        return file
+    }
+
+    private func parseImport(
+        _ scanner: LineScanner,
+        line: Int,
+        into file: inout TraitFile,
+        report: (Int, Int, String) -> Void
+    ) {
+        var scanner = scanner
+        _ = scanner.readWord()
+        let column = scanner.column
+        let module = scanner.rest()
+        guard !module.isEmpty, module.split(separator: ".").allSatisfy({ String($0).isSwiftIdentifier }) else {
+            report(line, column, "expected a module name after 'import', such as 'import Foundation'")
+            return
+        }
+        file.imports.append(module)
+    }
+
+    private func parseTrait(
+        _ scanner: LineScanner,
+        line: Int,
+        report: (Int, Int, String) -> Void
+    ) -> TraitDeclaration? {
+        var scanner = scanner
+        var access: TraitDeclaration.Access?
+        var isReadOnly = false
+        while true {
+            let column = scanner.column
+            guard let word = scanner.readWord() else {
+                report(line, column, "expected 'trait', 'import', an indented 'default' or a '#' comment")
+                return nil
+            }
+            if word == "trait" { break }
+            if let level = TraitDeclaration.Access(rawValue: word), access == nil {
+                access = level
+            } else if word == "readonly", !isReadOnly {
+                isReadOnly = true
+            } else if !scanner.restContainsWord("trait") {
+                report(line, column, "expected 'trait', 'import', an indented 'default' or a '#' comment")
+                return nil
+            } else {
+                let options = (TraitDeclaration.Access.allCases.map(\.rawValue) + ["readonly"]).joined(separator: ", ")
+                report(line, column, "unknown or repeated option '\(word)'; expected one of \(options) before 'trait'")
+                return nil
+            }
+        }
+
+        let nameColumn = scanner.column
+        let name = scanner.read(upTo: ":").trimmingWhitespace()
+        guard scanner.skip(":") else {
+            let shown = name.isEmpty ? "the trait" : "trait '\(name.prefix { $0 != "=" && !$0.isWhitespace })'"
+            report(line, scanner.column, "missing type for \(shown); expected 'trait name: Type = default'")
+            return nil
+        }
+        guard name.isSwiftIdentifier else {
+            report(
+                line, nameColumn,
+                "'\(name)' is not a valid Swift identifier; a trait name is a property name, such as 'pet'")
+            return nil
+        }
+        let typeColumn = scanner.column
+        let type = scanner.readToTopLevelEquals().trimmingWhitespace()
+        guard !type.isEmpty else {
+            report(line, typeColumn, "missing type for trait '\(name)'; expected 'trait \(name): Type = default'")
+            return nil
+        }
+        guard scanner.skip("=") else {
+            report(
+                line, scanner.column,
+                "missing default value for trait '\(name)'; expected '= expression' after '\(type)'")
+            return nil
+        }
+        let defaultColumn = scanner.column
+        let expression = scanner.rest()
+        guard !expression.isEmpty else {
+            report(line, defaultColumn, "missing default value for trait '\(name)'; expected an expression after '='")
+            return nil
+        }
+        return TraitDeclaration(
+            name: name,
+            type: type,
+            defaultExpression: expression,
+            access: access ?? .internal,
+            isReadOnly: isReadOnly,
+            line: line
+        )
+    }
+
+    private func parseNamedDefault(
+        _ scanner: LineScanner,
+        line: Int,
+        into file: inout TraitFile,
+        report: (Int, Int, String) -> Void
+    ) {
+        var scanner = scanner
+        let keywordColumn = scanner.column
+        guard scanner.readWord() == "default" else {
+            report(line, keywordColumn, "expected 'default name = expression' on an indented line")
+            return
+        }
+        guard let traitIndex = file.traits.indices.last else {
+            report(line, keywordColumn, "a 'default' line must follow the trait it belongs to")
+            return
+        }
+        let nameColumn = scanner.column
+        let name = scanner.readToTopLevelEquals().trimmingWhitespace()
+        guard name.isSwiftIdentifier else {
+            report(line, nameColumn, "'\(name)' is not a valid Swift identifier; expected 'default name = expression'")
+            return
+        }
+        guard scanner.skip("="), case let expression = scanner.rest(), !expression.isEmpty else {
+            report(line, scanner.column, "missing value for default '\(name)'; expected 'default \(name) = expression'")
+            return
+        }
+        let trait = file.traits[traitIndex]
+        guard !trait.namedDefaults.contains(where: { $0.name == name }) else {
+            report(line, nameColumn, "duplicate default '\(name)' for trait '\(trait.name)'")
+            return
+        }
+        file.traits[traitIndex].namedDefaults.append(.init(name: name, expression: expression))
+    }
+}

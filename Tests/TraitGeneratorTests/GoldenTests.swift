@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+import TraitGenerator
+
+/// Generated output for representative declarations, against committed golden files (which CI's
+/// `swift format lint --strict` checks too). Set `TRAITGEN_RECORD=1` to rewrite them.
+@Suite("Generated output")
+struct GoldenTests {
+    static let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appending(path: "Support/Golden")
+
+    @Test("Generated code matches its golden file", arguments: ["Example", "Fixtures"])
+    func matchesGolden(name: String) throws {
+        let input = Self.golden.appending(path: "\(name).traits")
+        let expectedURL = Self.golden.appending(path: "\(name).swift")
+        let generated = try TraitGenerator.generate(
+            from: String(contentsOf: input, encoding: .utf8),
+            path: "\(name).traits"
+        )
+        if ProcessInfo.processInfo.environment["TRAITGEN_RECORD"] != nil {
+            try generated.write(to: expectedURL, atomically: true, encoding: .utf8)
+        }
+        let expected = try String(contentsOf: expectedURL, encoding: .utf8)
+        #expect(generated == expected)
+    }
+
+    @Test("A read-only trait gets no setter, and no class extension")
+    func readOnlyHasNoSetter() throws {
+        let generated = try TraitGenerator.generate(from: "readonly trait serial: Int = 42", path: "S.traits")
+        #expect(
+            generated.contains("var serial: Int {\n        trait(SerialTrait.self, orDefaultTo: defaultSerial)\n    }"))
+        #expect(!generated.contains("setTrait(SerialTrait.self"))
+        #expect(!generated.contains("where Self: AnyObject"))
+    }
+
+    @Test("A settable trait gets a mutating setter and a nonmutating one for classes")
+    func settableHasBothSetters() throws {
+        let generated = try TraitGenerator.generate(from: "trait toy: String = \"ball\"", path: "T.traits")
+        #expect(generated.contains("        set { setTrait(ToyTrait.self, to: newValue) }"))
+        #expect(generated.contains("extension ToyInjected where Self: AnyObject {"))
+        #expect(generated.contains("        nonmutating set { setTrait(ToyTrait.self, to: newValue) }"))
+    }
+
+    @Test("Access levels reach every generated declaration, and imports become public when needed")
+    func accessLevels() throws {
+        let generated = try TraitGenerator.generate(
+            from: "import Foundation\npublic trait id: UUID = UUID()",
+            path: "I.traits"
+        )
+        #expect(generated.contains("public import TraitInjection\npublic import Foundation\n"))
+        #expect(generated.contains("public enum IdInjector {"))
+        #expect(generated.contains("public protocol IdInjected: Injected {"))
+        #expect(generated.contains("    public var id: UUID {"))
+        let internalOnly = try TraitGenerator.generate(from: "trait id: Int = 0", path: "I.traits")
+        #expect(internalOnly.contains("\nimport TraitInjection\n"))
+        #expect(internalOnly.contains("\nenum IdInjector {"))
+    }
+}

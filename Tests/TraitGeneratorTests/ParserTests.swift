@@ -1,0 +1,111 @@
+import Testing
+import TraitGenerator
+
+@Suite("Parsing .traits files")
+struct ParserTests {
+    func parse(_ text: String) throws(TraitDiagnostics) -> TraitFile {
+        try TraitFileParser(path: "Pets.traits").parse(text)
+    }
+
+    @Test("A full declaration: options, type, default, named defaults, imports and comments")
+    func fullDeclaration() throws {
+        let file = try parse(
+            """
+            # A comment
+            import Foundation
+
+            public readonly trait catchphrase: [String: Int] = ["a": 1] # not a comment: part of the default
+                default comical = "'Tis = a scratch!"
+            trait pet: Pet = Pet(name: "Rover", species: "Dog")
+            """
+        )
+        #expect(file.imports == ["Foundation"])
+        #expect(
+            file.traits == [
+                TraitDeclaration(
+                    name: "catchphrase",
+                    type: "[String: Int]",
+                    defaultExpression: "[\"a\": 1] # not a comment: part of the default",
+                    access: .public,
+                    isReadOnly: true,
+                    namedDefaults: [.init(name: "comical", expression: "\"'Tis = a scratch!\"")],
+                    line: 4
+                ),
+                TraitDeclaration(
+                    name: "pet",
+                    type: "Pet",
+                    defaultExpression: "Pet(name: \"Rover\", species: \"Dog\")",
+                    line: 6
+                ),
+            ]
+        )
+    }
+
+    /// Each bad input, the diagnostic it must produce.
+    static let badInputs: [(String, String)] = [
+        (
+            "",
+            "Pets.traits:1:1: error: no trait declared; expected a line such as 'trait pet: Pet = Pet(name: \"Rover\")'"
+        ),
+        (
+            "# only a comment\n",
+            "Pets.traits:1:1: error: no trait declared; expected a line such as 'trait pet: Pet = Pet(name: \"Rover\")'"
+        ),
+        (
+            "publik trait pet: Pet = Pet()",
+            "Pets.traits:1:1: error: unknown or repeated option 'publik'; expected one of public, package, internal, readonly before 'trait'"
+        ),
+        (
+            "trait pet = Pet()",
+            "Pets.traits:1:18: error: missing type for trait 'pet'; expected 'trait name: Type = default'"
+        ),
+        (
+            "trait pet: = Pet()",
+            "Pets.traits:1:12: error: missing type for trait 'pet'; expected 'trait pet: Type = default'"
+        ),
+        (
+            "trait pet: Pet",
+            "Pets.traits:1:15: error: missing default value for trait 'pet'; expected '= expression' after 'Pet'"
+        ),
+        (
+            "trait pet: Pet = Pet()\n\ntrait pet: Pet = Pet()",
+            "Pets.traits:3:7: error: duplicate trait 'pet'; it is already declared on line 1"
+        ),
+        (
+            "trait my-pet: Pet = Pet()",
+            "Pets.traits:1:7: error: 'my-pet' is not a valid Swift identifier; a trait name is a property name, such as 'pet'"
+        ),
+        (
+            "trait 2pets: Pet = Pet()",
+            "Pets.traits:1:7: error: '2pets' is not a valid Swift identifier; a trait name is a property name, such as 'pet'"
+        ),
+        (
+            "    default comical = \"x\"",
+            "Pets.traits:1:5: error: a 'default' line must follow the trait it belongs to"
+        ),
+        (
+            "pet: Pet = Pet()",
+            "Pets.traits:1:1: error: expected 'trait', 'import', an indented 'default' or a '#' comment"
+        ),
+    ]
+
+    @Test("Bad input gets a compiler-style diagnostic naming what is wrong and what was expected", arguments: badInputs)
+    func diagnostics(input: String, expected: String) {
+        #expect(throws: TraitDiagnostics.self) { try parse(input) }
+        do {
+            _ = try parse(input)
+        } catch {
+            #expect(error.description == expected)
+        }
+    }
+
+    @Test("Every problem in a file is reported, not just the first")
+    func allProblemsAtOnce() {
+        do {
+            _ = try parse("trait a: Int = 1\ntrait b-c: Int = 2\ntrait a: Int = 3")
+            Issue.record("expected diagnostics")
+        } catch {
+            #expect(error.diagnostics.map(\.line) == [2, 3])
+        }
+    }
+}
