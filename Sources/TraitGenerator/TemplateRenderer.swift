@@ -5,7 +5,7 @@ enum TemplateValue: Sendable {
     case list([[String: TemplateValue]])
 }
 
-/// Renders the small mustache-like language of ``traitTemplate``.
+/// Renders the small mustache-like language of `traitTemplate`.
 struct TemplateRenderer: Sendable {
     private indirect enum Node: Sendable {
         case text(String)

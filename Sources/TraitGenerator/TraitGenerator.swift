@@ -1,5 +1,5 @@
 /// Turns a `.traits` file into Swift source: for each trait, its injector, key, `XInjected`
-/// protocol and property, from ``traitTemplate``.
+/// protocol and property, from `traitTemplate`.
 ///
 /// ```swift
 /// let swift = try TraitGenerator.generate(
