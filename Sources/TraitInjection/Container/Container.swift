@@ -1,0 +1,223 @@
+/// A dependency injection container: register factories for services, then resolve them.
+///
+/// ```swift
+/// let container = Container()
+/// container.register(Animal.self) { _ in Cat(name: "Mimi") }
+/// container.register(Animal.self, name: "dog") { _ in Dog(name: "Hachi") }
+/// container.register(Person.self) { r in PetOwner(name: "Stephen", pet: try r.resolve(Animal.self)) }
+///
+/// let person = try container.resolve(Person.self)        // throws ResolutionError, never traps
+/// let dog = try container.resolve(Animal.self, name: "dog")
+/// ```
+///
+/// A container is `Sendable`: register and resolve from any thread or task. No lock is held
+/// while factories and `initCompleted` closures run, so they may resolve, register, or wait for
+/// other threads that use the same container.
+///
+/// A child container, `Container(parent:)`, looks up its own registrations first and then its
+/// parent's, so a child can override a service for one part of an app or for a test.
+public final class Container: Sendable, Resolver {
+    /// The container consulted after this one.
+    public let parent: Container?
+
+    /// The registrations, each a `Registration<Service>` filed under its exact key.
+    private let registry = Locked.make([ServiceKey: any AnyRegistration]())
+
+    /// Creates an empty container, optionally falling back to `parent`'s registrations.
+    public init(parent: Container? = nil) {
+        self.parent = parent
+    }
+
+    // MARK: Registering
+
+    /// Registers `factory` for `service` under `name`; it receives a resolver and the runtime
+    /// arguments, whose types become part of the key.
+    ///
+    /// Registering the same service, name and argument types again replaces the registration,
+    /// which is how a test overrides a service.
+    ///
+    /// ```swift
+    /// container.register(Greeter.self) { (_, greeting: String, times: Int) in
+    ///     Greeter(greeting: greeting, times: times)
+    /// }
+    /// let greeter = try container.resolve(Greeter.self, arguments: "Hi", 2)
+    /// ```
+    ///
+    /// - Returns: The registration, to refine with ``Registration/inScope(_:)`` or
+    ///   ``Registration/initCompleted(_:)``.
+    @discardableResult
+    public func register<Service, each Argument>(
+        _ service: Service.Type = Service.self,
+        name: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        factory: @escaping @Sendable (any Resolver, repeat each Argument) throws -> Service
+    ) -> Registration<Service> {
+        let registration = Registration<Service>(
+            description: ServiceDescription(Service.self, name: name, arguments: (repeat each Argument).self),
+            location: "\(String(describing: file).split(separator: "/").last ?? ""):\(line)",
+            factory: FactoryBox(factory)
+        )
+        let key = ServiceKey(Service.self, name: name, arguments: (repeat each Argument).self)
+        let replaced = registry.withLock { $0.updateValue(registration, forKey: key) }
+        _ = replaced  // Released here, outside the lock.
+        return registration
+    }
+
+    /// Registers an existing instance of `service`, shared by every resolve (``Scope/container``).
+    @discardableResult
+    public func register<Service: Sendable>(
+        _ service: Service.Type = Service.self,
+        name: String? = nil,
+        instance: Service,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Registration<Service> {
+        register(service, name: name, file: file, line: line) { _ in instance }.inScope(.container)
+    }
+
+    // MARK: Resolving
+
+    /// Resolves `service` registered under `name` with runtime `arguments`.
+    ///
+    /// - Throws: ``ResolutionError`` describing what is missing, the cycle found, or the error a
+    ///   factory threw, with the resolution path and where each service was registered.
+    public func resolve<Service, each Argument>(
+        _ service: Service.Type = Service.self,
+        name: String? = nil,
+        arguments: repeat each Argument
+    ) throws(ResolutionError) -> Service {
+        try Resolution(container: self).resolve(service, name: name, arguments: repeat each arguments)
+    }
+
+    /// Resolves every registration of `service` that takes no arguments, here and in the parent
+    /// chain (a name registered here hides the parent's), unnamed first, then by name.
+    public func resolveAll<Service>(_ service: Service.Type = Service.self) throws(ResolutionError) -> [Service] {
+        var names: [String?] = []
+        var container: Container? = self
+        while let current = container {
+            for name in current.localNames(of: Service.self) where !names.contains(name) {
+                names.append(name)
+            }
+            container = current.parent
+        }
+        names.sort { ($0 ?? "") < ($1 ?? "") || ($0 == nil && $1 != nil) }
+        var instances: [Service] = []
+        for name in names {
+            instances.append(try resolve(Service.self, name: name))
+        }
+        return instances
+    }
+
+    /// Descriptions of what is registered in this container itself (not its parents), such as
+    /// `Animal (name: "dog") at App.swift:12`, sorted.
+    public var localRegistrations: [String] {
+        registry.withLock { $0.values.map(\.summary) }.sorted()
+    }
+
+    // MARK: Lifetimes
+
+    /// Drops every instance kept by the ``Scope/container`` and ``Scope/weak`` scopes here;
+    /// the next resolve creates new ones.
+    public func resetScopedInstances() {
+        for registration in registry.withLock({ Array($0.values) }) {
+            registration.cell.reset()
+        }
+    }
+
+    /// Drops the kept instances of registrations whose strategy is ``ReinitializeStrategy/reCreate``
+    /// and keeps those marked ``ReinitializeStrategy/reUse`` (seed 001's re-initialisation).
+    public func reinitialize() {
+        for registration in registry.withLock({ Array($0.values) }) where registration.reinitializeStrategy == .reCreate
+        {
+            registration.cell.reset()
+        }
+    }
+
+    // MARK: Verification
+
+    /// Resolves every registration visible from this container in a dry run and reports every
+    /// problem at once: missing registrations, cycles, throwing factories.
+    ///
+    /// Factories do run (so side effects happen), but container- and weak-scoped instances made by
+    /// the dry run are not kept. Registrations that take arguments are listed as skipped.
+    ///
+    /// ```swift
+    /// @Test func graphIsComplete() throws {
+    ///     try AppContainer.make().verify()
+    /// }
+    /// ```
+    ///
+    /// - Throws: A ``VerificationReport`` listing every registration that cannot be resolved.
+    public func verify() throws(VerificationReport) {
+        var seen = Set<ServiceKey>()
+        var problems: [ResolutionError] = []
+        var skipped: [String] = []
+        var container: Container? = self
+        while let current = container {
+            let entries = current.registry.withLock { Array($0) }.sorted { $0.value.summary < $1.value.summary }
+            for (key, registration) in entries where seen.insert(key).inserted {
+                guard !registration.takesArguments else {
+                    skipped.append(registration.summary)
+                    continue
+                }
+                let resolution = Resolution(container: self, isDryRun: true)
+                do {
+                    try registration.resolve(in: resolution)
+                } catch {
+                    problems.append(error)
+                }
+            }
+            container = current.parent
+        }
+        guard problems.isEmpty else { throw VerificationReport(problems: problems, skipped: skipped) }
+    }
+
+    // MARK: Lookup
+
+    /// The registration for `key`, here or in the parent chain.
+    func registration(for key: ServiceKey) -> (any AnyRegistration)? {
+        if let local = registry.withLock({ $0[key] }) { return local }
+        return parent?.registration(for: key)
+    }
+
+    /// Descriptions of the registrations of one service type, here and in the parent chain.
+    func registrations(of service: ObjectIdentifier) -> [String] {
+        let local = registry.withLock { registry in
+            registry.filter { $0.key.service == service }.map(\.value.summary)
+        }
+        return local.sorted() + (parent?.registrations(of: service) ?? [])
+    }
+
+    private func localNames<Service>(of _: Service.Type) -> [String?] {
+        let service = ObjectIdentifier(Service.self)
+        let noArguments = ObjectIdentifier(Void.self)
+        return registry.withLock { registry in
+            registry.keys.filter { $0.service == service && $0.arguments == noArguments }.map(\.name)
+        }
+    }
+}
+
+/// A registration seen without its service type.
+protocol AnyRegistration: AnyObject, Sendable {
+    var cell: InstanceCell { get }
+    var reinitializeStrategy: ReinitializeStrategy { get }
+    var takesArguments: Bool { get }
+    var summary: String { get }
+    /// Resolves this registration (which takes no arguments) in `resolution`.
+    func resolve(in resolution: Resolution) throws(ResolutionError)
+}
+
+extension Registration: AnyRegistration {
+    var reinitializeStrategy: ReinitializeStrategy {
+        configuration.withLock { $0.reinitializeStrategy }
+    }
+
+    var takesArguments: Bool { !description.arguments.isEmpty }
+
+    var summary: String { "\(description) at \(location)" }
+
+    func resolve(in resolution: Resolution) throws(ResolutionError) {
+        _ = try resolution.resolve(Service.self, name: description.name)
+    }
+}

@@ -1,0 +1,84 @@
+/// A service registered in a ``Container``, refined by chaining.
+///
+/// ```swift
+/// container.register(ChildProtocol.self) { _ in Child() }
+///     .inScope(.graph)
+///     .initCompleted { resolver, child in
+///         child.parent = try resolver.resolve(ParentProtocol.self)
+///     }
+/// ```
+///
+/// Refine a registration right after registering it; its settings are read on every resolve.
+public final class Registration<Service>: Sendable {
+    struct Configuration {
+        var scope: Scope = .graph
+        var reinitializeStrategy: ReinitializeStrategy = .reCreate
+        var initCompleted: (@Sendable (any Resolver, Service) throws -> Void)?
+    }
+
+    /// The service, name and argument types, for errors and listings.
+    let description: ServiceDescription
+    /// Where `register` was called, as `File.swift:12`.
+    let location: String
+    /// The factory, as a `FactoryBox<Service, repeat each Argument>`.
+    let factory: any AnyObject & Sendable
+    let configuration: Locked<Configuration>
+    /// The instance kept by the `.container` and `.weak` scopes.
+    let cell = InstanceCell()
+
+    init(description: ServiceDescription, location: String, factory: any AnyObject & Sendable) {
+        self.description = description
+        self.location = location
+        self.factory = factory
+        configuration = Locked.make(Configuration())
+    }
+
+    /// Sets how long resolved instances are reused; ``Scope/graph`` by default.
+    @discardableResult
+    public func inScope(_ scope: Scope) -> Self {
+        configuration.withLock { $0.scope = scope }
+        return self
+    }
+
+    /// Sets what ``Container/reinitialize()`` does with the cached instance;
+    /// ``ReinitializeStrategy/reCreate`` by default.
+    @discardableResult
+    public func reinitialize(_ strategy: ReinitializeStrategy) -> Self {
+        configuration.withLock { $0.reinitializeStrategy = strategy }
+        return self
+    }
+
+    /// Sets a closure that completes each new instance after the whole object graph it belongs
+    /// to is created: the place to inject properties that close a circular dependency.
+    ///
+    /// It runs once the outermost factory of the current `resolve` has returned, so that every
+    /// graph-scoped instance of that graph exists and is reused:
+    ///
+    /// ```swift
+    /// container.register(ParentProtocol.self) { r in Parent(child: try r.resolve(ChildProtocol.self)) }
+    /// container.register(ChildProtocol.self) { _ in Child() }
+    ///     .initCompleted { r, child in child.parent = try r.resolve(ParentProtocol.self) }
+    /// ```
+    @discardableResult
+    public func initCompleted(_ completion: @escaping @Sendable (any Resolver, Service) throws -> Void) -> Self {
+        configuration.withLock { $0.initCompleted = completion }
+        return self
+    }
+
+    var step: ResolutionError.Step {
+        ResolutionError.Step(service: description.description, location: location)
+    }
+}
+
+/// A factory with its exact argument types, so the resolver calls it without a dynamic cast.
+final class FactoryBox<Service, each Argument>: Sendable {
+    let make: @Sendable (any Resolver, repeat each Argument) throws -> Service
+
+    init(_ make: @escaping @Sendable (any Resolver, repeat each Argument) throws -> Service) {
+        self.make = make
+    }
+
+    func callAsFunction(_ resolver: any Resolver, _ arguments: repeat each Argument) throws -> Service {
+        try make(resolver, repeat each arguments)
+    }
+}
