@@ -1,0 +1,127 @@
+import Dispatch
+import Testing
+import TraitInjection
+
+@Suite("Container concurrency stress")
+struct ContainerConcurrencyStressTests {
+    @Test("A container singleton is created exactly once when many tasks resolve it first together")
+    func exactlyOnce() async throws {
+        for _ in 0..<20 {
+            let container = Container()
+            let creations = Counter()
+            container.register(Service.self) { _ in
+                creations.increment()
+                usleepCompat(200)
+                return Service()
+            }
+            .inScope(.container)
+            let identities = await withTaskGroup(of: ObjectIdentifier?.self) { group in
+                for _ in 0..<16 {
+                    group.addTask { (try? container.resolve(Service.self)).map(ObjectIdentifier.init) }
+                }
+                var identities = Set<ObjectIdentifier?>()
+                for await identity in group { identities.insert(identity) }
+                return identities
+            }
+            #expect(creations.count == 1)
+            #expect(identities.count == 1 && identities.first! != nil)
+        }
+    }
+
+    @Test("Two threads resolving the same graph at once are not a cycle")
+    func concurrentGraphsAreNotCycles() async {
+        let container = Container()
+        container.register(Service.self) { _ in
+            usleepCompat(100)
+            return Service()
+        }
+        container.register(String.self) { r in "\(try r.resolve(Service.self).number)" }
+        let failures = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<32 { group.addTask { (try? container.resolve(String.self)) == nil } }
+            return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        #expect(failures == 0)
+    }
+
+    @Test("Registering and resolving from many tasks at once")
+    func registerAndResolve() async throws {
+        let container = Container()
+        container.register(Service.self) { _ in Service(number: -1) }.inScope(.container)
+        await withTaskGroup(of: Void.self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    for operation in 0..<500 {
+                        container.register(Int.self, name: "\(task)") { _ in operation }
+                        let value = try? container.resolve(Int.self, name: "\(task)")
+                        if value == nil { Issue.record("task \(task) lost its registration") }
+                        if (try? container.resolve(Service.self).number) != -1 { Issue.record("singleton changed") }
+                        if operation.isMultiple(of: 100) { container.resetScopedInstances() }
+                    }
+                }
+            }
+        }
+        for task in 0..<8 {
+            #expect(try container.resolve(Int.self, name: "\(task)") == 499)
+        }
+    }
+}
+
+@Suite("Container: no lock is held while user code runs")
+struct ContainerReentrancyTests {
+    @Test("A factory may resolve other services, including singletons")
+    func factoryResolves() throws {
+        let container = Container()
+        container.register(Service.self) { _ in Service(number: 1) }.inScope(.container)
+        container.register(String.self) { r in "\(try r.resolve(Service.self).number)" }.inScope(.container)
+        #expect(try container.resolve(String.self) == "1")
+    }
+
+    @Test("A factory may register services in the same container")
+    func factoryRegisters() throws {
+        let container = Container()
+        container.register(String.self) { _ in
+            container.register(Int.self) { _ in 42 }
+            return "registered"
+        }
+        #expect(try container.resolve(String.self) == "registered")
+        #expect(try container.resolve(Int.self) == 42)
+    }
+
+    @Test("A factory may wait for another thread that resolves from the same container")
+    func factoryWaitsForAnotherThread() throws {
+        let container = Container()
+        container.register(Service.self) { _ in Service(number: 5) }.inScope(.container)
+        container.register(String.self) { _ in
+            let done = DispatchSemaphore(value: 0)
+            let result = Counter()
+            DispatchQueue.global().async {
+                if let service = try? container.resolve(Service.self) {
+                    for _ in 0..<service.number { result.increment() }
+                }
+                container.register(Int.self) { _ in 1 }
+                done.signal()
+            }
+            done.wait()
+            return "\(result.count)"
+        }
+        .inScope(.container)
+        #expect(try container.resolve(String.self) == "5")
+    }
+
+    @Test("initCompleted may resolve and register too")
+    func completionReenters() throws {
+        let container = Container()
+        container.register(Parent.self) { _ in Parent() }
+            .initCompleted { r, parent in
+                container.register(Child.self) { _ in Child() }
+                parent.child = try r.resolve(Child.self)
+            }
+        #expect(try container.resolve(Parent.self).child != nil)
+    }
+}
+
+/// Sleeps the current thread, blocking it (as a slow factory would).
+func usleepCompat(_ microseconds: UInt32) {
+    let deadline = DispatchTime.now() + .microseconds(Int(microseconds))
+    while DispatchTime.now() < deadline { _ = 0 }
+}

@@ -1,0 +1,102 @@
+import Testing
+import TraitInjection
+
+@Suite("Container: scopes and lifetimes")
+struct ContainerScopeTests {
+    /// A service whose two dependencies both need the same `Service`.
+    final class Pair: Sendable {
+        let first: Service
+        let second: Service
+        init(_ first: Service, _ second: Service) {
+            self.first = first
+            self.second = second
+        }
+    }
+
+    func container(scope: Scope) -> Container {
+        let container = Container()
+        container.register(Service.self) { _ in Service() }.inScope(scope)
+        container.register(Pair.self) { r in Pair(try r.resolve(Service.self), try r.resolve(Service.self)) }
+            .inScope(.transient)
+        return container
+    }
+
+    @Test("Transient: a new instance everywhere")
+    func transient() throws {
+        let container = container(scope: .transient)
+        let pair = try container.resolve(Pair.self)
+        #expect(pair.first !== pair.second)
+        #expect(try container.resolve(Service.self) !== container.resolve(Service.self))
+    }
+
+    @Test("Graph (the default): one instance per top-level resolve")
+    func graph() throws {
+        let container = Container()
+        container.register(Service.self) { _ in Service() }
+        container.register(Pair.self) { r in Pair(try r.resolve(Service.self), try r.resolve(Service.self)) }
+        let pair = try container.resolve(Pair.self)
+        let other = try container.resolve(Pair.self)
+        #expect(pair.first === pair.second)
+        #expect(pair.first !== other.first)
+    }
+
+    @Test("Container: one instance for the container's life, until reset")
+    func containerScope() throws {
+        let container = container(scope: .container)
+        let pair = try container.resolve(Pair.self)
+        #expect(pair.first === pair.second)
+        #expect(try container.resolve(Service.self) === pair.first)
+        container.resetScopedInstances()
+        #expect(try container.resolve(Service.self) !== pair.first)
+    }
+
+    @Test("Weak: shared while held, a new one once released")
+    func weak() throws {
+        let container = container(scope: .weak)
+        let creations = Counter()
+        container.register(Service.self) { _ in
+            creations.increment()
+            return Service()
+        }
+        .inScope(.weak)
+        var held: Service? = try container.resolve(Service.self)
+        #expect(try container.resolve(Service.self) === held)
+        #expect(creations.count == 1)
+        held = nil
+        let fresh = try container.resolve(Service.self)
+        #expect(creations.count == 2)
+        #expect(try container.resolve(Service.self) === fresh)
+    }
+
+    @Test("A registered instance is returned as it is")
+    func instance() throws {
+        let container = Container()
+        let service = Service(number: 7)
+        container.register(Service.self, instance: service)
+        #expect(try container.resolve(Service.self) === service)
+    }
+
+    @Test("Runtime arguments of any arity; their types are part of the key")
+    func arguments() throws {
+        let container = Container()
+        container.register(String.self) { _ in "none" }
+        container.register(String.self) { (_, number: Int) in "int \(number)" }
+        container.register(String.self) { (_, text: String) in "string \(text)" }
+        container.register(String.self) { (_, a: Int, b: String, c: Double) in "\(a) \(b) \(c)" }
+        #expect(try container.resolve(String.self) == "none")
+        #expect(try container.resolve(String.self, arguments: 3) == "int 3")
+        #expect(try container.resolve(String.self, arguments: "x") == "string x")
+        #expect(try container.resolve(String.self, arguments: 1, "b", 2.5) == "1 b 2.5")
+    }
+
+    @Test("A child container's own registration shadows its parent's; its singletons are its own")
+    func childContainers() throws {
+        let parent = Container()
+        parent.register(Service.self) { _ in Service(number: 1) }.inScope(.container)
+        let child = Container(parent: parent)
+        #expect(try child.resolve(Service.self) === parent.resolve(Service.self))
+        child.register(Service.self) { _ in Service(number: 2) }.inScope(.container)
+        #expect(try child.resolve(Service.self).number == 2)
+        #expect(try parent.resolve(Service.self).number == 1)
+    }
+}
