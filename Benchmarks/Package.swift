@@ -10,6 +10,7 @@ let package = Package(
     dependencies: [
         .package(name: "TraitInjection", path: "../"),
         .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/Swinject/Swinject", exact: "2.10.0"),
     ],
     targets: [
         .executableTarget(
@@ -22,7 +23,19 @@ let package = Package(
             plugins: [
                 .plugin(name: "BenchmarkPlugin", package: "benchmark")
             ]
-        )
+        ),
+        .executableTarget(
+            name: "ContainerBenchmarks",
+            dependencies: [
+                .product(name: "TraitInjection", package: "TraitInjection"),
+                .product(name: "Swinject", package: "Swinject"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/ContainerBenchmarks",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark")
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -17,3 +17,6 @@ print(jen.catchphrase)  // 'Tis but a scratch!
 print(jess.catchphrase)  // I think, therefore I am
 jen.catchphrase = "Wubba Wubba Wubba"
 print(jen.catchphrase)  // Wubba Wubba Wubba
+
+print()
+try runContainerTour()
