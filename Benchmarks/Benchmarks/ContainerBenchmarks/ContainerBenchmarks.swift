@@ -10,6 +10,12 @@ import TraitInjection
 
 final class Leaf: @unchecked Sendable {}
 
+/// The transient service: no dependencies.
+final class TransientService: @unchecked Sendable {}
+
+/// The `.container` singleton.
+final class SingletonService: @unchecked Sendable {}
+
 final class Middle: @unchecked Sendable {
     let leaf: Leaf
     init(leaf: Leaf) { self.leaf = leaf }
@@ -27,17 +33,19 @@ final class Root: @unchecked Sendable {
 
 /// The floor for a singleton: a lock and a dictionary from type to instance, cast back.
 final class SingletonFloor: Sendable {
-    let instances = Mutex<[ObjectIdentifier: Leaf]>([ObjectIdentifier(Leaf.self): Leaf()])
+    let instances = Mutex<[ObjectIdentifier: SingletonService]>([
+        ObjectIdentifier(SingletonService.self): SingletonService()
+    ])
 
-    func resolve() -> Leaf? {
-        instances.withLock { $0[ObjectIdentifier(Leaf.self)] }
+    func resolve() -> SingletonService? {
+        instances.withLock { $0[ObjectIdentifier(SingletonService.self)] }
     }
 }
 
 func makeTraitContainer() -> TraitInjection.Container {
     let container = TraitInjection.Container()
-    container.register(Leaf.self, name: "transient") { _ in Leaf() }.inScope(.transient)
-    container.register(Leaf.self, name: "singleton") { _ in Leaf() }.inScope(.container)
+    container.register(TransientService.self) { _ in TransientService() }.inScope(.transient)
+    container.register(SingletonService.self) { _ in SingletonService() }.inScope(.container)
     container.register(Leaf.self) { _ in Leaf() }
     container.register(Middle.self) { r in Middle(leaf: try r.resolve(Leaf.self)) }.inScope(.transient)
     container.register(Root.self) { r in
@@ -48,8 +56,8 @@ func makeTraitContainer() -> TraitInjection.Container {
 
 func makeSwinjectContainer() -> Swinject.Container {
     let container = Swinject.Container()
-    container.register(Leaf.self, name: "transient") { _ in Leaf() }.inObjectScope(.transient)
-    container.register(Leaf.self, name: "singleton") { _ in Leaf() }.inObjectScope(.container)
+    container.register(TransientService.self) { _ in TransientService() }.inObjectScope(.transient)
+    container.register(SingletonService.self) { _ in SingletonService() }.inObjectScope(.container)
     container.register(Leaf.self) { _ in Leaf() }.inObjectScope(.graph)
     container.register(Middle.self) { r in Middle(leaf: r.resolve(Leaf.self)!) }.inObjectScope(.transient)
     container.register(Root.self) { r in Root(left: r.resolve(Middle.self)!, right: r.resolve(Middle.self)!) }
@@ -71,7 +79,7 @@ func must<Value>(_ body: () throws -> Value) -> Value {
 func resolveSingletons(_ container: TraitInjection.Container, threads: Int, operations: Int) {
     DispatchQueue.concurrentPerform(iterations: threads) { _ in
         for _ in 0..<operations {
-            blackHole(must { try container.resolve(Leaf.self, name: "singleton") })
+            blackHole(must { try container.resolve(SingletonService.self) })
         }
     }
 }
@@ -88,7 +96,7 @@ let benchmarks: @Sendable () -> Void = {
 
     Benchmark("Resolve transient: TraitInjection") { benchmark, container in
         for _ in benchmark.scaledIterations {
-            blackHole(must { try container.resolve(Leaf.self, name: "transient") })
+            blackHole(must { try container.resolve(TransientService.self) })
         }
     } setup: {
         makeTraitContainer()
@@ -96,7 +104,7 @@ let benchmarks: @Sendable () -> Void = {
 
     Benchmark("Resolve transient: Swinject") { benchmark, container in
         for _ in benchmark.scaledIterations {
-            blackHole(container.resolve(Leaf.self, name: "transient")!)
+            blackHole(container.resolve(TransientService.self)!)
         }
     } setup: {
         makeSwinjectContainer()
@@ -104,13 +112,13 @@ let benchmarks: @Sendable () -> Void = {
 
     Benchmark("Resolve transient: by hand") { benchmark in
         for _ in benchmark.scaledIterations {
-            blackHole(Leaf())
+            blackHole(TransientService())
         }
     }
 
     Benchmark("Resolve singleton: TraitInjection") { benchmark, container in
         for _ in benchmark.scaledIterations {
-            blackHole(must { try container.resolve(Leaf.self, name: "singleton") })
+            blackHole(must { try container.resolve(SingletonService.self) })
         }
     } setup: {
         makeTraitContainer()
@@ -118,7 +126,7 @@ let benchmarks: @Sendable () -> Void = {
 
     Benchmark("Resolve singleton: Swinject") { benchmark, container in
         for _ in benchmark.scaledIterations {
-            blackHole(container.resolve(Leaf.self, name: "singleton")!)
+            blackHole(container.resolve(SingletonService.self)!)
         }
     } setup: {
         makeSwinjectContainer()
@@ -159,7 +167,7 @@ let benchmarks: @Sendable () -> Void = {
     // perfect scaling the two-thread iteration takes as long as the one-thread one.
     Benchmark(
         "Resolve singleton 1,000x on 1 thread",
-        configuration: .init(metrics: [.wallClock], timeUnits: .microseconds)
+        configuration: .init(metrics: [.wallClock], timeUnits: .nanoseconds, scalingFactor: .one)
     ) { _, container in
         resolveSingletons(container, threads: 1, operations: 1_000)
     } setup: {
@@ -168,7 +176,7 @@ let benchmarks: @Sendable () -> Void = {
 
     Benchmark(
         "Resolve singleton 1,000x on each of 2 threads",
-        configuration: .init(metrics: [.wallClock], timeUnits: .microseconds)
+        configuration: .init(metrics: [.wallClock], timeUnits: .nanoseconds, scalingFactor: .one)
     ) { _, container in
         resolveSingletons(container, threads: 2, operations: 1_000)
     } setup: {

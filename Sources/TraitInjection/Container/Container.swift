@@ -80,11 +80,44 @@ public final class Container: Sendable, Resolver {
 
     /// Resolves `service` registered under `name` with runtime `arguments`.
     ///
+    /// A `.container` singleton that already exists is returned without taking any resolution
+    /// step; everything else goes through a resolution that tracks the graph and the path.
+    ///
     /// - Throws: ``ResolutionError`` describing what is missing, the cycle found, or the error a
     ///   factory threw, with the resolution path and where each service was registered.
+    @inlinable
     public func resolve<Service, each Argument>(
         _ service: Service.Type = Service.self,
         name: String? = nil,
+        arguments: repeat each Argument
+    ) throws(ResolutionError) -> Service {
+        let key = ServiceKey(Service.self, name: name, arguments: (repeat each Argument).self)
+        if let found = registration(for: key) {
+            let registration = unsafeDowncast(found, to: Registration<Service>.self)
+            // A kept singleton needs no resolution at all.
+            if registration.scope == .container, let kept = registration.cell.strongInstance {
+                return kept
+            }
+            return try resolveWithResolution(registration, arguments: repeat each arguments)
+        }
+        return try failToResolve(service, name: name, arguments: repeat each arguments)
+    }
+
+    @usableFromInline
+    func resolveWithResolution<Service, each Argument>(
+        _ registration: Registration<Service>,
+        arguments: repeat each Argument
+    ) throws(ResolutionError) -> Service {
+        let resolution = Resolution.acquire(for: self)
+        defer { Resolution.release(resolution) }
+        return try resolution.resolve(registration, arguments: repeat each arguments)
+    }
+
+    /// Not registered: a resolution builds the error, with what is registered.
+    @usableFromInline
+    func failToResolve<Service, each Argument>(
+        _ service: Service.Type,
+        name: String?,
         arguments: repeat each Argument
     ) throws(ResolutionError) -> Service {
         try Resolution(container: self).resolve(service, name: name, arguments: repeat each arguments)
@@ -121,7 +154,7 @@ public final class Container: Sendable, Resolver {
     /// the next resolve creates new ones.
     public func resetScopedInstances() {
         for registration in registry.withLock({ Array($0.values) }) {
-            registration.cell.reset()
+            registration.resetKeptInstance()
         }
     }
 
@@ -130,7 +163,7 @@ public final class Container: Sendable, Resolver {
     public func reinitialize() {
         for registration in registry.withLock({ Array($0.values) }) where registration.reinitializeStrategy == .reCreate
         {
-            registration.cell.reset()
+            registration.resetKeptInstance()
         }
     }
 
@@ -176,6 +209,7 @@ public final class Container: Sendable, Resolver {
     // MARK: Lookup
 
     /// The registration for `key`, here or in the parent chain.
+    @usableFromInline
     func registration(for key: ServiceKey) -> (any AnyRegistration)? {
         if let local = registry.withLock({ $0[key] }) { return local }
         return parent?.registration(for: key)
@@ -199,8 +233,10 @@ public final class Container: Sendable, Resolver {
 }
 
 /// A registration seen without its service type.
+@usableFromInline
 protocol AnyRegistration: AnyObject, Sendable {
-    var cell: InstanceCell { get }
+    /// Drops the instance kept by the `.container` and `.weak` scopes.
+    func resetKeptInstance()
     var reinitializeStrategy: ReinitializeStrategy { get }
     var takesArguments: Bool { get }
     var summary: String { get }
@@ -209,14 +245,21 @@ protocol AnyRegistration: AnyObject, Sendable {
 }
 
 extension Registration: AnyRegistration {
+    @usableFromInline
     var reinitializeStrategy: ReinitializeStrategy {
         configuration.withLock { $0.reinitializeStrategy }
     }
 
+    @usableFromInline
     var takesArguments: Bool { !description.arguments.isEmpty }
 
+    @usableFromInline
+    func resetKeptInstance() { cell.reset() }
+
+    @usableFromInline
     var summary: String { "\(description) at \(location)" }
 
+    @usableFromInline
     func resolve(in resolution: Resolution) throws(ResolutionError) {
         _ = try resolution.resolve(Service.self, name: description.name)
     }

@@ -12,14 +12,17 @@
 /// The first resolver marks the cell as being created and runs the factory with no lock held;
 /// others wait (yielding, then sleeping briefly) until it publishes the instance, or until it
 /// fails, in which case one of them tries again.
-final class InstanceCell: Sendable {
+@usableFromInline
+final class InstanceCell<Service>: Sendable {
+    @usableFromInline
     enum State {
         case empty
         case creating
-        case strong(Any)
+        case strong(Service)
         case weak(WeakBox)
     }
 
+    @usableFromInline
     final class WeakBox {
         weak var object: AnyObject?
 
@@ -28,26 +31,34 @@ final class InstanceCell: Sendable {
 
     /// What a resolver should do.
     enum Claim {
-        case instance(Any)
+        case instance(Service)
         case create
     }
 
-    private let state = Locked.make(State.empty)
+    @usableFromInline
+    let state = Locked.make(State.empty)
 
     /// The cached instance, if there is one, without waiting.
-    var instance: Any? {
-        let (instance, released) = state.withLock { state -> (Any?, AnyObject?) in
+    var instance: Service? {
+        // A strong reference loaded from a weak one may be the last: it is released by the
+        // caller, after the lock.
+        let object = state.withLock { state -> Any? in
             switch state {
-            case .strong(let instance): return (instance, nil)
-            case .weak(let box):
-                // The strong reference loaded here may be the last; it is released by the caller.
-                if let object = box.object { return (object, nil) }
-                return (nil, nil)
-            case .empty, .creating: return (nil, nil)
+            case .strong(let instance): return instance
+            case .weak(let box): return box.object
+            case .empty, .creating: return nil
             }
         }
-        _ = released
-        return instance
+        return object.flatMap { $0 as? Service }
+    }
+
+    /// The strongly kept instance, if any: the fast path of a cached `.container` singleton.
+    @inlinable
+    var strongInstance: Service? {
+        state.withLock { state in
+            if case .strong(let instance) = state { return instance }
+            return nil
+        }
     }
 
     /// Returns the cached instance, or the right to create it, waiting while another thread is
@@ -60,7 +71,7 @@ final class InstanceCell: Sendable {
                 case .strong(let instance):
                     return .instance(instance)
                 case .weak(let box):
-                    if let object = box.object { return .instance(object) }
+                    if let object = box.object as? Service { return .instance(object) }
                     state = .creating
                     return .create
                 case .empty:
@@ -77,7 +88,7 @@ final class InstanceCell: Sendable {
     }
 
     /// Publishes the instance created after a ``Claim/create``.
-    func publish(_ instance: Any, weakly: Bool) {
+    func publish(_ instance: Service, weakly: Bool) {
         let newState: State
         if weakly, type(of: instance) is AnyClass {
             newState = .weak(WeakBox(instance as AnyObject))

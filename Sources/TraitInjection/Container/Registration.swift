@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A service registered in a ``Container``, refined by chaining.
 ///
 /// ```swift
@@ -23,8 +25,21 @@ public final class Registration<Service>: Sendable {
     /// The factory, as a `FactoryBox<Service, repeat each Argument>`.
     let factory: any AnyObject & Sendable
     let configuration: Locked<Configuration>
+    /// The scope, also kept here so that a resolve reads it without a lock.
+    private let scopeCode = Atomic<UInt8>(Scope.graph.code)
+    /// Whether `configuration` holds an `initCompleted` closure, read without a lock.
+    private let completes = Atomic<Bool>(false)
     /// The instance kept by the `.container` and `.weak` scopes.
-    let cell = InstanceCell()
+    @usableFromInline
+    let cell = InstanceCell<Service>()
+
+    @usableFromInline
+    var scope: Scope { Scope(code: scopeCode.load(ordering: .relaxed)) }
+
+    /// The `initCompleted` closure, if any.
+    var completion: (@Sendable (any Resolver, Service) throws -> Void)? {
+        completes.load(ordering: .acquiring) ? configuration.withLock { $0.initCompleted } : nil
+    }
 
     init(description: ServiceDescription, location: String, factory: any AnyObject & Sendable) {
         self.description = description
@@ -37,6 +52,7 @@ public final class Registration<Service>: Sendable {
     @discardableResult
     public func inScope(_ scope: Scope) -> Self {
         configuration.withLock { $0.scope = scope }
+        scopeCode.store(scope.code, ordering: .relaxed)
         return self
     }
 
@@ -62,6 +78,7 @@ public final class Registration<Service>: Sendable {
     @discardableResult
     public func initCompleted(_ completion: @escaping @Sendable (any Resolver, Service) throws -> Void) -> Self {
         configuration.withLock { $0.initCompleted = completion }
+        completes.store(true, ordering: .releasing)
         return self
     }
 

@@ -4,17 +4,19 @@
 /// Each top-level resolve has its own, so concurrent resolutions of the same service on two
 /// threads are never mistaken for a cycle. It is used on one thread only and holds no lock while
 /// factories run.
+@usableFromInline
 final class Resolution: Resolver {
     private struct Frame {
         let registration: AnyObject
         let step: ResolutionError.Step
     }
 
-    /// Where lookups start: the container the top-level `resolve` was called on.
-    let container: Container
+    /// Where lookups start: the container the top-level `resolve` was called on. (Set while the
+    /// resolution is in use; a reused resolution lets go of it in between.)
+    private(set) var container: Container!
     /// In a dry run (``Container/verify()``), container- and weak-scoped instances are created if
     /// needed but not kept.
-    let isDryRun: Bool
+    private(set) var isDryRun: Bool
 
     private var graph: [ObjectIdentifier: Any] = [:]
     private var path: [Frame] = []
@@ -30,6 +32,35 @@ final class Resolution: Resolver {
         self.isDryRun = isDryRun
     }
 
+    // MARK: Reuse
+
+    /// A resolution for a top-level resolve on `container`: this thread's idle one if it has one,
+    /// so that a resolve allocates nothing for its bookkeeping.
+    @usableFromInline
+    static func acquire(for container: Container) -> Resolution {
+        guard let pointer = ThreadResolution.take() else { return Resolution(container: container) }
+        let resolution = Unmanaged<Resolution>.fromOpaque(pointer).takeRetainedValue()
+        resolution.container = container
+        return resolution
+    }
+
+    /// Hands a finished top-level resolution back for reuse on this thread, unless a factory kept
+    /// a reference to it (then it stays that factory's, and this thread makes a new one).
+    @usableFromInline
+    static func release(_ resolution: consuming Resolution) {
+        var resolution = resolution
+        guard isKnownUniquelyReferenced(&resolution) else { return }
+        resolution.container = nil
+        resolution.isDryRun = false
+        resolution.graph.removeAll(keepingCapacity: true)
+        resolution.path.removeAll(keepingCapacity: true)
+        resolution.pending.removeAll(keepingCapacity: true)
+        ThreadResolution.offer(Unmanaged.passRetained(resolution).toOpaque()) {
+            Unmanaged<Resolution>.fromOpaque($0).release()
+        }
+    }
+
+    @usableFromInline
     func resolve<Service, each Argument>(
         _ service: Service.Type,
         name: String?,
@@ -44,15 +75,23 @@ final class Resolution: Resolver {
                 available: container.registrations(of: key.service)
             )
         }
-        let registration = unsafeDowncast(found, to: Registration<Service>.self)
-        let configuration = registration.configuration.withLock { $0 }
+        return try resolve(unsafeDowncast(found, to: Registration<Service>.self), arguments: repeat each arguments)
+    }
+
+    /// Resolves `registration`, found under the key of `Service` and the argument types.
+    @usableFromInline
+    func resolve<Service, each Argument>(
+        _ registration: Registration<Service>,
+        arguments: repeat each Argument
+    ) throws(ResolutionError) -> Service {
+        let scope = registration.scope
         let identity = ObjectIdentifier(registration)
 
-        switch configuration.scope {
+        switch scope {
         case .graph:
             if let cached = graph[identity] { return try cast(cached, for: registration) }
         case .container, .weak:
-            if let cached = registration.cell.instance { return try cast(cached, for: registration) }
+            if let cached = registration.cell.instance { return cached }
         case .transient:
             break
         }
@@ -66,9 +105,9 @@ final class Resolution: Resolver {
             )
         }
 
-        let keepsInstance = (configuration.scope == .container || configuration.scope == .weak) && !isDryRun
+        let keepsInstance = (scope == .container || scope == .weak) && !isDryRun
         if keepsInstance, case .instance(let cached) = registration.cell.claim() {
-            return try cast(cached, for: registration)
+            return cached
         }
 
         path.append(Frame(registration: registration, step: registration.step))
@@ -83,13 +122,13 @@ final class Resolution: Resolver {
         }
         path.removeLast()
 
-        switch configuration.scope {
+        switch scope {
         case .graph: graph[identity] = instance
         case .container where keepsInstance: registration.cell.publish(instance, weakly: false)
         case .weak where keepsInstance: registration.cell.publish(instance, weakly: true)
         case .container, .weak, .transient: break
         }
-        if let completion = configuration.initCompleted {
+        if let completion = registration.completion {
             enqueue(completion, for: instance, of: registration)
         }
         if path.isEmpty { try drainCompletions() }

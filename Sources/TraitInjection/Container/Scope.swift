@@ -17,6 +17,21 @@ public enum Scope: Sendable, Hashable, CustomStringConvertible {
     /// like ``transient`` for value types.
     case weak
 
+    /// A small code, for keeping the scope in an atomic.
+    @usableFromInline
+    var code: UInt8 {
+        switch self {
+        case .transient: 0
+        case .graph: 1
+        case .container: 2
+        case .weak: 3
+        }
+    }
+
+    init(code: UInt8) {
+        self = [.transient, .graph, .container, .weak][Int(code)]
+    }
+
     public var description: String {
         switch self {
         case .transient: "transient"

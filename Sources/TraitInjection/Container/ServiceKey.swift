@@ -1,9 +1,11 @@
 /// What a registration is filed under: the service type, its name and its argument types.
+@usableFromInline
 struct ServiceKey: Hashable, Sendable {
-    let service: ObjectIdentifier
-    let name: String?
-    let arguments: ObjectIdentifier
+    @usableFromInline let service: ObjectIdentifier
+    @usableFromInline let name: String?
+    @usableFromInline let arguments: ObjectIdentifier
 
+    @inlinable
     init<Service, each Argument>(_: Service.Type, name: String?, arguments _: (repeat each Argument).Type) {
         service = ObjectIdentifier(Service.self)
         self.name = name

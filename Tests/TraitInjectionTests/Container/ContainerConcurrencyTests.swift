@@ -108,6 +108,34 @@ struct ContainerReentrancyTests {
         #expect(try container.resolve(String.self) == "5")
     }
 
+    @Test("A factory may resolve through the container itself, starting a nested top-level resolve")
+    func nestedTopLevelResolve() throws {
+        let container = Container()
+        container.register(Service.self) { _ in Service(number: 3) }
+        container.register(String.self) { _ in "\(try container.resolve(Service.self).number)" }
+        #expect(try container.resolve(String.self) == "3")
+        #expect(try container.resolve(String.self) == "3")
+    }
+
+    @Test("A factory that keeps its resolver can still use it after the resolve has finished")
+    func keptResolver() throws {
+        final class Keeper: @unchecked Sendable {
+            var resolver: (any Resolver)?
+        }
+        let keeper = Keeper()
+        let container = Container()
+        container.register(Int.self) { _ in 7 }
+        container.register(String.self) { resolver in
+            keeper.resolver = resolver
+            return "kept"
+        }
+        _ = try container.resolve(String.self)
+        // Later resolves on this thread must not reuse (and reset) the resolution the factory kept.
+        _ = try container.resolve(Int.self)
+        _ = try container.resolve(String.self)
+        #expect(try keeper.resolver?.resolve(Int.self) == 7)
+    }
+
     @Test("initCompleted may resolve and register too")
     func completionReenters() throws {
         let container = Container()
