@@ -21,7 +21,7 @@ public final class Container: Sendable, Resolver {
     public let parent: Container?
 
     /// The registrations, each a `Registration<Service>` filed under its exact key.
-    private let registry = Locked.make([ServiceKey: any AnyRegistration]())
+    private let registry = Locked.make(RegistrationTable())
 
     /// Creates an empty container, optionally falling back to `parent`'s registrations.
     public init(parent: Container? = nil) {
@@ -59,7 +59,7 @@ public final class Container: Sendable, Resolver {
             factory: FactoryBox(factory)
         )
         let key = ServiceKey(Service.self, name: name, arguments: (repeat each Argument).self)
-        let replaced = registry.withLock { $0.updateValue(registration, forKey: key) }
+        let replaced = registry.withLock { $0.insert(registration, for: key) }
         _ = replaced  // Released here, outside the lock.
         return registration
     }
@@ -145,7 +145,7 @@ public final class Container: Sendable, Resolver {
     /// Descriptions of what is registered in this container itself (not its parents), such as
     /// `Animal (name: "dog") at App.swift:12`, sorted.
     public var localRegistrations: [String] {
-        registry.withLock { $0.values.map(\.summary) }.sorted()
+        registry.withLock { $0.entries.map(\.registration.summary) }.sorted()
     }
 
     // MARK: Lifetimes
@@ -153,7 +153,7 @@ public final class Container: Sendable, Resolver {
     /// Drops every instance kept by the ``Scope/container`` and ``Scope/weak`` scopes here;
     /// the next resolve creates new ones.
     public func resetScopedInstances() {
-        for registration in registry.withLock({ Array($0.values) }) {
+        for (_, registration) in registry.withLock(\.entries) {
             registration.resetKeptInstance()
         }
     }
@@ -161,8 +161,7 @@ public final class Container: Sendable, Resolver {
     /// Drops the kept instances of registrations whose strategy is ``ReinitializeStrategy/reCreate``
     /// and keeps those marked ``ReinitializeStrategy/reUse`` (seed 001's re-initialisation).
     public func reinitialize() {
-        for registration in registry.withLock({ Array($0.values) }) where registration.reinitializeStrategy == .reCreate
-        {
+        for (_, registration) in registry.withLock(\.entries) where registration.reinitializeStrategy == .reCreate {
             registration.resetKeptInstance()
         }
     }
@@ -188,7 +187,9 @@ public final class Container: Sendable, Resolver {
         var skipped: [String] = []
         var container: Container? = self
         while let current = container {
-            let entries = current.registry.withLock { Array($0) }.sorted { $0.value.summary < $1.value.summary }
+            let entries = current.registry.withLock(\.entries).sorted {
+                $0.registration.summary < $1.registration.summary
+            }
             for (key, registration) in entries where seen.insert(key).inserted {
                 guard !registration.takesArguments else {
                     skipped.append(registration.summary)
@@ -211,14 +212,14 @@ public final class Container: Sendable, Resolver {
     /// The registration for `key`, here or in the parent chain.
     @usableFromInline
     func registration(for key: ServiceKey) -> (any AnyRegistration)? {
-        if let local = registry.withLock({ $0[key] }) { return local }
+        if let local = registry.withLock({ $0.registration(for: key) }) { return local }
         return parent?.registration(for: key)
     }
 
     /// Descriptions of the registrations of one service type, here and in the parent chain.
     func registrations(of service: ObjectIdentifier) -> [String] {
         let local = registry.withLock { registry in
-            registry.filter { $0.key.service == service }.map(\.value.summary)
+            registry.entries.filter { $0.key.service == service }.map(\.registration.summary)
         }
         return local.sorted() + (parent?.registrations(of: service) ?? [])
     }
@@ -227,7 +228,7 @@ public final class Container: Sendable, Resolver {
         let service = ObjectIdentifier(Service.self)
         let noArguments = ObjectIdentifier(Void.self)
         return registry.withLock { registry in
-            registry.keys.filter { $0.service == service && $0.arguments == noArguments }.map(\.name)
+            registry.entries.map(\.key).filter { $0.service == service && $0.arguments == noArguments }.map(\.name)
         }
     }
 }
