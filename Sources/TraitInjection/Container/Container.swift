@@ -103,7 +103,7 @@ public final class Container: Sendable, Resolver {
         return try failToResolve(service, name: name, arguments: repeat each arguments)
     }
 
-    @usableFromInline
+    @inlinable
     func resolveWithResolution<Service, each Argument>(
         _ registration: Registration<Service>,
         arguments: repeat each Argument
@@ -236,6 +236,8 @@ public final class Container: Sendable, Resolver {
 /// A registration seen without its service type.
 @usableFromInline
 protocol AnyRegistration: AnyObject, Sendable {
+    /// This registration as a step of a resolution path.
+    var step: ResolutionError.Step { get }
     /// Drops the instance kept by the `.container` and `.weak` scopes.
     func resetKeptInstance()
     var reinitializeStrategy: ReinitializeStrategy { get }

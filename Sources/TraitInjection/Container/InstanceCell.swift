@@ -30,6 +30,7 @@ final class InstanceCell<Service>: Sendable {
     }
 
     /// What a resolver should do.
+    @usableFromInline
     enum Claim {
         case instance(Service)
         case create
@@ -39,6 +40,7 @@ final class InstanceCell<Service>: Sendable {
     let state = Locked.make(State.empty)
 
     /// The cached instance, if there is one, without waiting.
+    @usableFromInline
     var instance: Service? {
         // A strong reference loaded from a weak one may be the last: it is released by the
         // caller, after the lock.
@@ -63,6 +65,7 @@ final class InstanceCell<Service>: Sendable {
 
     /// Returns the cached instance, or the right to create it, waiting while another thread is
     /// creating it.
+    @usableFromInline
     func claim() -> Claim {
         var spins = 0
         while true {
@@ -88,6 +91,7 @@ final class InstanceCell<Service>: Sendable {
     }
 
     /// Publishes the instance created after a ``Claim/create``.
+    @usableFromInline
     func publish(_ instance: Service, weakly: Bool) {
         let newState: State
         if weakly, type(of: instance) is AnyClass {
@@ -105,6 +109,7 @@ final class InstanceCell<Service>: Sendable {
     }
 
     /// Gives up a ``Claim/create`` after the factory failed, so that another resolver may try.
+    @usableFromInline
     func abandon() {
         state.withLock { $0 = .empty }
     }

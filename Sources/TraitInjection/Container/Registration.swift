@@ -23,6 +23,7 @@ public final class Registration<Service>: Sendable {
     /// Where `register` was called, as `File.swift:12`.
     let location: String
     /// The factory, as a `FactoryBox<Service, repeat each Argument>`.
+    @usableFromInline
     let factory: any AnyObject & Sendable
     let configuration: Locked<Configuration>
     /// The scope, also kept here so that a resolve reads it without a lock.
@@ -37,6 +38,7 @@ public final class Registration<Service>: Sendable {
     var scope: Scope { Scope(code: scopeCode.load(ordering: .relaxed)) }
 
     /// The `initCompleted` closure, if any.
+    @usableFromInline
     var completion: (@Sendable (any Resolver, Service) throws -> Void)? {
         completes.load(ordering: .acquiring) ? configuration.withLock { $0.initCompleted } : nil
     }
@@ -82,19 +84,23 @@ public final class Registration<Service>: Sendable {
         return self
     }
 
+    @usableFromInline
     var step: ResolutionError.Step {
         ResolutionError.Step(service: description.description, location: location)
     }
 }
 
 /// A factory with its exact argument types, so the resolver calls it without a dynamic cast.
+@usableFromInline
 final class FactoryBox<Service, each Argument>: Sendable {
+    @usableFromInline
     let make: @Sendable (any Resolver, repeat each Argument) throws -> Service
 
     init(_ make: @escaping @Sendable (any Resolver, repeat each Argument) throws -> Service) {
         self.make = make
     }
 
+    @inlinable
     func callAsFunction(_ resolver: any Resolver, _ arguments: repeat each Argument) throws -> Service {
         try make(resolver, repeat each arguments)
     }

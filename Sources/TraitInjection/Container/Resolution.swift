@@ -6,22 +6,33 @@
 /// factories run.
 @usableFromInline
 final class Resolution: Resolver {
-    private struct Frame {
-        let registration: AnyObject
-        let step: ResolutionError.Step
+    /// A service being created; its description is only built if an error needs it.
+    @usableFromInline
+    struct Frame {
+        @usableFromInline let registration: any AnyRegistration
+
+        @usableFromInline
+        init(_ registration: any AnyRegistration) {
+            self.registration = registration
+        }
+
+        var step: ResolutionError.Step { registration.step }
     }
 
     /// Where lookups start: the container the top-level `resolve` was called on. (Set while the
     /// resolution is in use; a reused resolution lets go of it in between.)
-    private(set) var container: Container!
+    @exclusivity(unchecked) private(set) var container: Container!
     /// In a dry run (``Container/verify()``), container- and weak-scoped instances are created if
     /// needed but not kept.
+    @usableFromInline
     private(set) var isDryRun: Bool
 
-    private var graph: [ObjectIdentifier: Any] = [:]
-    private var path: [Frame] = []
+    // A resolution is confined to one thread and never re-enters an access to these, so the
+    // dynamic exclusivity checks (a quarter of a transient resolve) are turned off for them.
+    @usableFromInline @exclusivity(unchecked) var graph: [ObjectIdentifier: Any] = [:]
+    @usableFromInline @exclusivity(unchecked) var path: [Frame] = []
     /// Queued completions; each throws only `ResolutionError`s.
-    private var pending: [() throws -> Void] = []
+    @exclusivity(unchecked) private var pending: [() throws -> Void] = []
     private var isDraining = false
 
     /// Completions run per top-level resolve before it gives up on a graph that keeps growing.
@@ -79,7 +90,7 @@ final class Resolution: Resolver {
     }
 
     /// Resolves `registration`, found under the key of `Service` and the argument types.
-    @usableFromInline
+    @inlinable
     func resolve<Service, each Argument>(
         _ registration: Registration<Service>,
         arguments: repeat each Argument
@@ -96,13 +107,7 @@ final class Resolution: Resolver {
             break
         }
         if let start = path.firstIndex(where: { $0.registration === registration }) {
-            throw ResolutionError(
-                kind: .cycle,
-                service: registration.description.description,
-                path: path[start...].map(\.step),
-                availableRegistrations: [],
-                underlyingError: nil
-            )
+            throw cycle(from: start, back: registration)
         }
 
         let keepsInstance = (scope == .container || scope == .weak) && !isDryRun
@@ -110,7 +115,7 @@ final class Resolution: Resolver {
             return cached
         }
 
-        path.append(Frame(registration: registration, step: registration.step))
+        path.append(Frame(registration))
         let instance: Service
         do {
             let factory = unsafeDowncast(registration.factory, to: FactoryBox<Service, repeat each Argument>.self)
@@ -135,9 +140,22 @@ final class Resolution: Resolver {
         return instance
     }
 
+    /// The error for a cycle that runs from `path[start]` back to `registration`.
+    @usableFromInline
+    func cycle(from start: Int, back registration: any AnyRegistration) -> ResolutionError {
+        ResolutionError(
+            kind: .cycle,
+            service: registration.step.service,
+            path: path[start...].map(\.step),
+            availableRegistrations: [],
+            underlyingError: nil
+        )
+    }
+
     /// Queues `completion` to run once the outermost factory has returned. (A typed-throws closure
     /// here crashes the 6.3 compiler, so the queue holds untyped ones.)
-    private func enqueue<Service>(
+    @usableFromInline
+    func enqueue<Service>(
         _ completion: @escaping @Sendable (any Resolver, Service) throws -> Void,
         for instance: Service,
         of registration: Registration<Service>
@@ -146,7 +164,7 @@ final class Resolution: Resolver {
             do {
                 try completion(self, instance)
             } catch {
-                self.path.append(Frame(registration: registration, step: registration.step))
+                self.path.append(Frame(registration))
                 defer { self.path.removeLast() }
                 throw self.wrap(error)
             }
@@ -154,6 +172,7 @@ final class Resolution: Resolver {
     }
 
     /// Runs the queued `initCompleted` closures, including those queued by the resolves they make.
+    @usableFromInline
     func drainCompletions() throws(ResolutionError) {
         guard !isDraining else { return }
         isDraining = true
@@ -181,7 +200,8 @@ final class Resolution: Resolver {
         }
     }
 
-    private func cast<Service>(_ instance: Any, for registration: Registration<Service>) throws(ResolutionError)
+    @usableFromInline
+    func cast<Service>(_ instance: Any, for registration: Registration<Service>) throws(ResolutionError)
         -> Service
     {
         guard let service = instance as? Service else {
@@ -190,7 +210,8 @@ final class Resolution: Resolver {
         return service
     }
 
-    private func wrap(_ error: any Error) -> ResolutionError {
+    @usableFromInline
+    func wrap(_ error: any Error) -> ResolutionError {
         if let resolutionError = error as? ResolutionError { return resolutionError }
         let failing = path.last?.step.service ?? "?"
         return self.error(.factoryFailed, service: failing, underlying: String(describing: error))
