@@ -13,7 +13,6 @@ import Synchronization
 /// Refine a registration right after registering it; its settings are read on every resolve.
 public final class Registration<Service>: Sendable {
     struct Configuration {
-        var scope: Scope = .graph
         var reinitializeStrategy: ReinitializeStrategy = .reCreate
         var initCompleted: (@Sendable (any Resolver, Service) throws -> Void)?
     }
@@ -26,7 +25,7 @@ public final class Registration<Service>: Sendable {
     @usableFromInline
     let factory: any AnyObject & Sendable
     let configuration: Locked<Configuration>
-    /// The scope, also kept here so that a resolve reads it without a lock.
+    /// The scope, in an atomic so that a resolve reads it without a lock.
     private let scopeCode = Atomic<UInt8>(Scope.graph.code)
     /// Whether `configuration` holds an `initCompleted` closure, read without a lock.
     private let completes = Atomic<Bool>(false)
@@ -53,7 +52,6 @@ public final class Registration<Service>: Sendable {
     /// Sets how long resolved instances are reused; ``Scope/graph`` by default.
     @discardableResult
     public func inScope(_ scope: Scope) -> Self {
-        configuration.withLock { $0.scope = scope }
         scopeCode.store(scope.code, ordering: .relaxed)
         return self
     }
