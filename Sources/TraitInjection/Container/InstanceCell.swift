@@ -37,7 +37,7 @@ final class InstanceCell<Service>: Sendable {
     }
 
     @usableFromInline
-    let state = Locked.make(State.empty)
+    let state = Locked.make(State.empty, ownCacheLines: true)
 
     /// The cached instance, if there is one, without waiting.
     @usableFromInline

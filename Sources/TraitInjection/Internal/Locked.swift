@@ -44,16 +44,29 @@ final class Locked<State>: @unchecked Sendable {
             .assumingMemoryBound(to: LockPrimitive.self)
     }
 
-    private init(_ initialState: State) {
-        storage = .allocate(capacity: 1)
+    private init(_ initialState: State, ownCacheLines: Bool) {
+        if ownCacheLines {
+            // Rounded up to whole cache lines (and one more, for the adjacent-line prefetcher), so
+            // that no other allocation shares a line with the lock word.
+            let line = 64
+            let size = (MemoryLayout<Storage>.size + line - 1) / line * line + line
+            storage = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: line)
+                .bindMemory(to: Storage.self, capacity: 1)
+        } else {
+            storage = .allocate(capacity: 1)
+        }
         storage.initialize(to: Storage(primitive: LockPrimitive(), state: initialState))
         Self.initialize(primitive)
     }
 
     /// Creates a lock guarding `initialState`.
+    ///
+    /// - Parameter ownCacheLines: Whether to give the lock cache lines of its own, for a lock that
+    ///   threads take often at the same time as locks allocated next to it: otherwise taking one
+    ///   slows down taking the other (false sharing).
     @usableFromInline
-    static func make(_ initialState: State) -> Locked<State> {
-        Locked(initialState)
+    static func make(_ initialState: State, ownCacheLines: Bool = false) -> Locked<State> {
+        Locked(initialState, ownCacheLines: ownCacheLines)
     }
 
     deinit {
