@@ -1,3 +1,5 @@
+public import Synchronization
+
 /// A dependency injection container: register factories for services, then resolve them.
 ///
 /// ```swift
@@ -20,8 +22,18 @@ public final class Container: Sendable, Resolver {
     /// The container consulted after this one.
     public let parent: Container?
 
-    /// The registrations, each a `Registration<Service>` filed under its exact key.
-    private let registry = Locked.make(RegistrationTable())
+    /// The registrations, each a `Registration<Service>` filed under its exact key, as written by
+    /// `register`, with every snapshot of them published for lock-free lookups.
+    private let registry = Locked.make(Registry())
+
+    /// The address of the current snapshot of the registrations (a `RegistrySnapshot`, kept alive
+    /// by `registry`), or 0 after a `register` until the next lookup publishes a new one.
+    ///
+    /// A lookup reads it without a lock and without retaining it, so that threads resolving at the
+    /// same time write to no shared memory. A superseded snapshot may still be in use by a lookup
+    /// on another thread, so it is only released with the container.
+    @usableFromInline
+    let published = Atomic<UInt>(0)
 
     /// Creates an empty container, optionally falling back to `parent`'s registrations.
     public init(parent: Container? = nil) {
@@ -59,8 +71,13 @@ public final class Container: Sendable, Resolver {
             factory: FactoryBox(factory)
         )
         let key = ServiceKey(Service.self, name: name, arguments: (repeat each Argument).self)
-        let replaced = registry.withLock { $0.insert(registration, for: key) }
-        _ = replaced  // Released here, outside the lock.
+        let replaced = registry.withLock { registry in
+            published.store(0, ordering: .releasing)
+            return registry.table.insert(registration, for: key)
+        }
+        // A lookup on another thread may still be using the replaced registration, so snapshots
+        // keep it until the container goes; the instance it kept is let go now, outside the lock.
+        replaced?.resetKeptInstance()
         return registration
     }
 
@@ -92,25 +109,33 @@ public final class Container: Sendable, Resolver {
         arguments: repeat each Argument
     ) throws(ResolutionError) -> Service {
         let key = ServiceKey(Service.self, name: name, arguments: (repeat each Argument).self)
-        if let found = registration(for: key) {
-            let registration = unsafeDowncast(found, to: Registration<Service>.self)
+        guard let found = registration(for: key) else {
+            return try failToResolve(service, name: name, arguments: repeat each arguments)
+        }
+        // The registration is used without retaining it: the published snapshot keeps it alive.
+        let result = found._withUnsafeGuaranteedRef { object -> Result<Service, ResolutionError> in
+            let registration = unsafeDowncast(object, to: Registration<Service>.self)
             // A kept singleton needs no resolution at all.
             if registration.scope == .container, let kept = registration.cell.strongInstance {
-                return kept
+                return .success(kept)
             }
-            return try resolveWithResolution(registration, arguments: repeat each arguments)
+            return resolveWithResolution(registration, arguments: repeat each arguments)
         }
-        return try failToResolve(service, name: name, arguments: repeat each arguments)
+        return try result.get()
     }
 
     @inlinable
     func resolveWithResolution<Service, each Argument>(
         _ registration: Registration<Service>,
         arguments: repeat each Argument
-    ) throws(ResolutionError) -> Service {
+    ) -> Result<Service, ResolutionError> {
         let resolution = Resolution.acquire(for: self)
         defer { Resolution.release(resolution) }
-        return try resolution.resolve(registration, arguments: repeat each arguments)
+        do throws(ResolutionError) {
+            return .success(try resolution.resolve(registration, arguments: repeat each arguments))
+        } catch {
+            return .failure(error)
+        }
     }
 
     /// Not registered: a resolution builds the error, with what is registered.
@@ -145,7 +170,7 @@ public final class Container: Sendable, Resolver {
     /// Descriptions of what is registered in this container itself (not its parents), such as
     /// `Animal (name: "dog") at App.swift:12`, sorted.
     public var localRegistrations: [String] {
-        registry.withLock { $0.entries.map(\.registration.summary) }.sorted()
+        registry.withLock { $0.table.entries.map(\.registration.summary) }.sorted()
     }
 
     // MARK: Lifetimes
@@ -153,7 +178,7 @@ public final class Container: Sendable, Resolver {
     /// Drops every instance kept by the ``Scope/container`` and ``Scope/weak`` scopes here;
     /// the next resolve creates new ones.
     public func resetScopedInstances() {
-        for (_, registration) in registry.withLock(\.entries) {
+        for (_, registration) in registry.withLock(\.table.entries) {
             registration.resetKeptInstance()
         }
     }
@@ -161,7 +186,8 @@ public final class Container: Sendable, Resolver {
     /// Drops the kept instances of registrations whose strategy is ``ReinitializeStrategy/reCreate``
     /// and keeps those marked ``ReinitializeStrategy/reUse`` (seed 001's re-initialisation).
     public func reinitialize() {
-        for (_, registration) in registry.withLock(\.entries) where registration.reinitializeStrategy == .reCreate {
+        for (_, registration) in registry.withLock(\.table.entries) where registration.reinitializeStrategy == .reCreate
+        {
             registration.resetKeptInstance()
         }
     }
@@ -187,7 +213,7 @@ public final class Container: Sendable, Resolver {
         var skipped: [String] = []
         var container: Container? = self
         while let current = container {
-            let entries = current.registry.withLock(\.entries).sorted {
+            let entries = current.registry.withLock(\.table.entries).sorted {
                 $0.registration.summary < $1.registration.summary
             }
             for (key, registration) in entries where seen.insert(key).inserted {
@@ -209,17 +235,43 @@ public final class Container: Sendable, Resolver {
 
     // MARK: Lookup
 
-    /// The registration for `key`, here or in the parent chain.
-    @usableFromInline
-    func registration(for key: ServiceKey) -> (any AnyRegistration)? {
-        if let local = registry.withLock({ $0.registration(for: key) }) { return local }
+    /// The registration for `key`, here or in the parent chain, as an unretained reference: the
+    /// snapshot it was found in keeps it alive as long as the container.
+    @inlinable
+    func registration(for key: ServiceKey) -> Unmanaged<AnyObject>? {
+        if let local = localRegistration(for: key) { return local }
         return parent?.registration(for: key)
+    }
+
+    /// The registration for `key` in this container, looked up in the published snapshot.
+    @inlinable
+    func localRegistration(for key: ServiceKey) -> Unmanaged<AnyObject>? {
+        guard let snapshot = UnsafeRawPointer(bitPattern: published.load(ordering: .acquiring)) else {
+            return publishSnapshot().registration(for: key)
+        }
+        return Unmanaged<RegistrySnapshot>.fromOpaque(snapshot)._withUnsafeGuaranteedRef {
+            $0.registration(for: key)
+        }
+    }
+
+    /// Publishes a snapshot of the registrations (after a `register`) and returns it.
+    @usableFromInline
+    func publishSnapshot() -> RegistrySnapshot {
+        registry.withLock { registry in
+            if let current = UnsafeRawPointer(bitPattern: published.load(ordering: .acquiring)) {
+                return Unmanaged<RegistrySnapshot>.fromOpaque(current).takeUnretainedValue()
+            }
+            let snapshot = RegistrySnapshot(table: registry.table)
+            registry.snapshots.append(snapshot)
+            published.store(UInt(bitPattern: Unmanaged.passUnretained(snapshot).toOpaque()), ordering: .releasing)
+            return snapshot
+        }
     }
 
     /// Descriptions of the registrations of one service type, here and in the parent chain.
     func registrations(of service: ObjectIdentifier) -> [String] {
         let local = registry.withLock { registry in
-            registry.entries.filter { $0.key.service == service }.map(\.registration.summary)
+            registry.table.entries.filter { $0.key.service == service }.map(\.registration.summary)
         }
         return local.sorted() + (parent?.registrations(of: service) ?? [])
     }
@@ -228,8 +280,66 @@ public final class Container: Sendable, Resolver {
         let service = ObjectIdentifier(Service.self)
         let noArguments = ObjectIdentifier(Void.self)
         return registry.withLock { registry in
-            registry.entries.map(\.key).filter { $0.service == service && $0.arguments == noArguments }.map(\.name)
+            registry.table.entries.map(\.key).filter { $0.service == service && $0.arguments == noArguments }.map(
+                \.name)
         }
+    }
+}
+
+/// What `register` writes: the registrations, and every snapshot published for lookups.
+struct Registry {
+    var table = RegistrationTable()
+    /// Every snapshot published so far. A lookup on another thread may still be reading a
+    /// superseded one, so they live as long as the container.
+    var snapshots: [RegistrySnapshot] = []
+}
+
+/// An immutable copy of a container's registrations, read by lookups without a lock.
+///
+/// The table lives in memory of its own rather than in arrays, so that a lookup copies no array
+/// and so retains nothing that other threads' lookups retain too.
+@usableFromInline
+final class RegistrySnapshot: @unchecked Sendable {
+    @usableFromInline let mask: Int
+    @usableFromInline let keys: UnsafeMutablePointer<ServiceKey?>
+    /// The registrations, unretained: `registrations` owns them.
+    @usableFromInline let objects: UnsafeMutablePointer<Unmanaged<AnyObject>?>
+    private let registrations: [any AnyRegistration]
+
+    // `@unchecked Sendable`: the memory is written once, here, before the snapshot is published,
+    // and only read afterwards.
+    init(table: RegistrationTable) {
+        let capacity = table.keys.count
+        mask = capacity - 1
+        // One block on cache lines of its own: every lookup reads it, so a line shared with
+        // something another thread writes (such as a singleton's reference count) would slow
+        // every lookup down.
+        let line = 64
+        let keysSize = MemoryLayout<ServiceKey?>.stride * capacity
+        let objectsOffset = (keysSize + line - 1) / line * line
+        let size = objectsOffset + MemoryLayout<Unmanaged<AnyObject>?>.stride * capacity
+        let block = UnsafeMutableRawPointer.allocate(byteCount: (size + line - 1) / line * line + line, alignment: line)
+        keys = block.bindMemory(to: ServiceKey?.self, capacity: capacity)
+        keys.initialize(from: table.keys, count: capacity)
+        objects = (block + objectsOffset).bindMemory(to: Unmanaged<AnyObject>?.self, capacity: capacity)
+        objects.initialize(from: table.values.map { $0.map { Unmanaged.passUnretained($0) } }, count: capacity)
+        registrations = table.values.compactMap(\.self)
+    }
+
+    deinit {
+        keys.deinitialize(count: mask + 1)
+        UnsafeMutableRawPointer(keys).deallocate()
+    }
+
+    /// The registration filed under `key`.
+    @inlinable
+    func registration(for key: ServiceKey) -> Unmanaged<AnyObject>? {
+        var index = RegistrationTable.slot(for: key, mask: mask)
+        while let candidate = keys[index] {
+            if candidate == key { return objects[index] }
+            index = (index + 1) & mask
+        }
+        return nil
     }
 }
 

@@ -1,4 +1,4 @@
-import Synchronization
+public import Synchronization
 
 /// A service registered in a ``Container``, refined by chaining.
 ///
@@ -26,14 +26,15 @@ public final class Registration<Service>: Sendable {
     let factory: any AnyObject & Sendable
     let configuration: Locked<Configuration>
     /// The scope, in an atomic so that a resolve reads it without a lock.
-    private let scopeCode = Atomic<UInt8>(Scope.graph.code)
+    @usableFromInline
+    let scopeCode = Atomic<UInt8>(Scope.graph.code)
     /// Whether `configuration` holds an `initCompleted` closure, read without a lock.
     private let completes = Atomic<Bool>(false)
     /// The instance kept by the `.container` and `.weak` scopes.
     @usableFromInline
     let cell = InstanceCell<Service>()
 
-    @usableFromInline
+    @inlinable
     var scope: Scope { Scope(code: scopeCode.load(ordering: .relaxed)) }
 
     /// The `initCompleted` closure, if any.

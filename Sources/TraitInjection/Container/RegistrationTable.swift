@@ -4,12 +4,16 @@
 /// kept singleton. Keys here are two type identities and an optional name, so a multiplicative
 /// hash of the identities (and the name's length) spreads them well; equality still compares the
 /// whole key.
-struct RegistrationTable {
-    private var keys: [ServiceKey?] = Array(repeating: nil, count: 16)
-    private var values: [(any AnyRegistration)?] = Array(repeating: nil, count: 16)
+@usableFromInline
+struct RegistrationTable: Sendable {
+    private(set) var keys: [ServiceKey?] = Array(repeating: nil, count: 16)
+    private(set) var values: [(any AnyRegistration)?] = Array(repeating: nil, count: 16)
     private(set) var count = 0
 
-    private static func slot(for key: ServiceKey, mask: Int) -> Int {
+    init() {}
+
+    @inlinable
+    static func slot(for key: ServiceKey, mask: Int) -> Int {
         var hash = UInt(bitPattern: key.service) &* 0x9E37_79B9_7F4A_7C15
         hash ^= UInt(bitPattern: key.arguments) &* 0xC2B2_AE3D_27D4_EB4F
         if let name = key.name {

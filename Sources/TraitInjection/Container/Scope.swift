@@ -28,8 +28,14 @@ public enum Scope: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    @inlinable
     init(code: UInt8) {
-        self = [.transient, .graph, .container, .weak][Int(code)]
+        switch code {
+        case 0: self = .transient
+        case 1: self = .graph
+        case 2: self = .container
+        default: self = .weak
+        }
     }
 
     public var description: String {
