@@ -7,9 +7,12 @@
 @usableFromInline
 final class Resolution: Resolver {
     /// A service being created; its description is only built if an error needs it.
+    ///
+    /// The registration is not retained: the resolve that pushed the frame holds it until it pops
+    /// the frame.
     @usableFromInline
     struct Frame {
-        @usableFromInline let registration: any AnyRegistration
+        @usableFromInline unowned(unsafe) let registration: any AnyRegistration
 
         @usableFromInline
         init(_ registration: any AnyRegistration) {
@@ -19,9 +22,15 @@ final class Resolution: Resolver {
         var step: ResolutionError.Step { registration.step }
     }
 
-    /// Where lookups start: the container the top-level `resolve` was called on. (Set while the
-    /// resolution is in use; a reused resolution lets go of it in between.)
-    @exclusivity(unchecked) private(set) var container: Container!
+    /// Where lookups start: the container the top-level `resolve` was called on.
+    ///
+    /// Not retained while a top-level `resolve` runs (its caller holds the container), so that
+    /// resolves on several threads write nothing to the container. A resolution that outlives its
+    /// top-level resolve (a factory kept the resolver) retains it in `keepAlive`.
+    @usableFromInline @exclusivity(unchecked) unowned(unsafe) var container: Container
+    /// The container, retained, for a resolution that is not one of a thread's reusable ones or
+    /// that a factory kept.
+    private var keepAlive: Container?
     /// In a dry run (``Container/verify()``), container- and weak-scoped instances are created if
     /// needed but not kept.
     @usableFromInline
@@ -29,10 +38,10 @@ final class Resolution: Resolver {
 
     // A resolution is confined to one thread and never re-enters an access to these, so the
     // dynamic exclusivity checks (a quarter of a transient resolve) are turned off for them.
-    @usableFromInline @exclusivity(unchecked) var graph: [ObjectIdentifier: Any] = [:]
+    @usableFromInline @exclusivity(unchecked) var graph = GraphInstances()
     @usableFromInline @exclusivity(unchecked) var path: [Frame] = []
     /// Queued completions; each throws only `ResolutionError`s.
-    @exclusivity(unchecked) private var pending: [() throws -> Void] = []
+    @usableFromInline @exclusivity(unchecked) var pending: [() throws -> Void] = []
     private var isDraining = false
 
     /// Completions run per top-level resolve before it gives up on a graph that keeps growing.
@@ -40,7 +49,14 @@ final class Resolution: Resolver {
 
     init(container: Container, isDryRun: Bool = false) {
         self.container = container
+        keepAlive = container
         self.isDryRun = isDryRun
+    }
+
+    /// A reusable resolution, which does not retain its container.
+    private init(borrowing container: Container) {
+        self.container = container
+        isDryRun = false
     }
 
     // MARK: Reuse
@@ -49,7 +65,7 @@ final class Resolution: Resolver {
     /// so that a resolve allocates nothing for its bookkeeping.
     @usableFromInline
     static func acquire(for container: Container) -> Resolution {
-        guard let pointer = ThreadResolution.take() else { return Resolution(container: container) }
+        guard let pointer = ThreadResolution.take() else { return Resolution(borrowing: container) }
         let resolution = Unmanaged<Resolution>.fromOpaque(pointer).takeRetainedValue()
         resolution.container = container
         return resolution
@@ -60,18 +76,20 @@ final class Resolution: Resolver {
     @usableFromInline
     static func release(_ resolution: consuming Resolution) {
         var resolution = resolution
-        guard isKnownUniquelyReferenced(&resolution) else { return }
-        resolution.container = nil
-        resolution.isDryRun = false
-        resolution.graph.removeAll(keepingCapacity: true)
-        resolution.path.removeAll(keepingCapacity: true)
-        resolution.pending.removeAll(keepingCapacity: true)
+        guard isKnownUniquelyReferenced(&resolution) else {
+            // A factory kept it: from now on it must keep its container alive itself.
+            resolution.keepAlive = resolution.container
+            return
+        }
+        if !resolution.graph.isEmpty { resolution.graph.removeAll() }
+        if !resolution.path.isEmpty { resolution.path.removeAll(keepingCapacity: true) }
+        if !resolution.pending.isEmpty { resolution.pending.removeAll(keepingCapacity: true) }
         ThreadResolution.offer(Unmanaged.passRetained(resolution).toOpaque()) {
             Unmanaged<Resolution>.fromOpaque($0).release()
         }
     }
 
-    @usableFromInline
+    @inlinable
     func resolve<Service, each Argument>(
         _ service: Service.Type,
         name: String?,
@@ -79,14 +97,25 @@ final class Resolution: Resolver {
     ) throws(ResolutionError) -> Service {
         let key = ServiceKey(Service.self, name: name, arguments: (repeat each Argument).self)
         guard let found = container.registration(for: key) else {
-            let requested = ServiceDescription(Service.self, name: name, arguments: (repeat each Argument).self)
-            throw error(
-                .notRegistered,
-                service: requested.description,
-                available: container.registrations(of: key.service)
-            )
+            throw notRegistered(service, name: name, arguments: (repeat each Argument).self)
         }
-        return try resolve(unsafeDowncast(found, to: Registration<Service>.self), arguments: repeat each arguments)
+        let registration = unsafeDowncast(found.takeUnretainedValue(), to: Registration<Service>.self)
+        return try resolve(registration, arguments: repeat each arguments)
+    }
+
+    /// The error for a service that is registered nowhere in the container chain.
+    @usableFromInline
+    func notRegistered<Service, each Argument>(
+        _: Service.Type,
+        name: String?,
+        arguments: (repeat each Argument).Type
+    ) -> ResolutionError {
+        let requested = ServiceDescription(Service.self, name: name, arguments: arguments)
+        return error(
+            .notRegistered,
+            service: requested.description,
+            available: container.registrations(of: ObjectIdentifier(Service.self))
+        )
     }
 
     /// Resolves `registration`, found under the key of `Service` and the argument types.
@@ -106,7 +135,7 @@ final class Resolution: Resolver {
         case .transient:
             break
         }
-        if let start = path.firstIndex(where: { $0.registration === registration }) {
+        if let start = pathIndex(of: registration) {
             throw cycle(from: start, back: registration)
         }
 
@@ -136,8 +165,19 @@ final class Resolution: Resolver {
         if let completion = registration.completion {
             enqueue(completion, for: instance, of: registration)
         }
-        if path.isEmpty { try drainCompletions() }
+        if path.isEmpty, !pending.isEmpty { try drainCompletions() }
         return instance
+    }
+
+    /// Where `registration` is on the path: the start of a cycle.
+    @inlinable
+    func pathIndex(of registration: AnyObject) -> Int? {
+        var index = path.startIndex
+        while index < path.endIndex {
+            if path[index].registration === registration { return index }
+            index += 1
+        }
+        return nil
     }
 
     /// The error for a cycle that runs from `path[start]` back to `registration`.
