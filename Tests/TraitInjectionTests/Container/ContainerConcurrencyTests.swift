@@ -136,6 +136,56 @@ struct ContainerReentrancyTests {
         #expect(try keeper.resolver?.resolve(Int.self) == 7)
     }
 
+    @Test("A kept resolver keeps its container alive after every other reference is gone")
+    func keptResolverOutlivesContainer() throws {
+        final class Keeper: @unchecked Sendable {
+            var resolver: (any Resolver)?
+        }
+        let keeper = Keeper()
+        weak var weakContainer: Container?
+        do {
+            let container = Container()
+            weakContainer = container
+            container.register(Int.self) { _ in 7 }
+            container.register(String.self) { resolver in
+                keeper.resolver = resolver
+                return "kept"
+            }
+            _ = try container.resolve(String.self)
+        }
+        #expect(weakContainer != nil)
+        #expect(try keeper.resolver?.resolve(Int.self) == 7)
+        keeper.resolver = nil
+        #expect(weakContainer == nil)
+    }
+
+    @Test("Registering while other threads resolve: every resolve sees the old or the new registration")
+    func registerWhileResolving() async throws {
+        let container = Container()
+        container.register(Int.self) { _ in 0 }
+        await withTaskGroup(of: Bool.self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    var last = 0
+                    for round in 0..<200 {
+                        if task == 0 {
+                            container.register(Int.self) { _ in round + 1 }
+                            container.register(String.self, name: "\(round)") { _ in "\(round)" }
+                        }
+                        guard let value = try? container.resolve(Int.self) else { return false }
+                        // A registration once seen is never replaced by an older one.
+                        if value < last { return false }
+                        last = value
+                    }
+                    return true
+                }
+            }
+            for await ok in group { #expect(ok) }
+        }
+        #expect(try container.resolve(Int.self) == 200)
+        #expect(try container.resolve(String.self, name: "199") == "199")
+    }
+
     @Test("initCompleted may resolve and register too")
     func completionReenters() throws {
         let container = Container()

@@ -99,4 +99,45 @@ struct ContainerScopeTests {
         #expect(try child.resolve(Service.self).number == 2)
         #expect(try parent.resolve(Service.self).number == 1)
     }
+
+    @Test("A graph of many services still shares each graph-scoped instance")
+    func largeGraph() throws {
+        final class Node: Sendable {
+            let children: [Node]
+            init(children: [Node]) { self.children = children }
+        }
+        let container = Container()
+        // Node n depends on every node before it: 40 graph-scoped services in one resolve.
+        for index in 0..<40 {
+            container.register(Node.self, name: "\(index)") { resolver in
+                Node(children: try (0..<index).map { try resolver.resolve(Node.self, name: "\($0)") })
+            }
+        }
+        let root = try container.resolve(Node.self, name: "39")
+        #expect(root.children.count == 39)
+        for (index, child) in root.children.enumerated() {
+            #expect(child.children.count == index)
+            for (inner, grandchild) in child.children.enumerated() {
+                #expect(grandchild === root.children[inner])
+            }
+        }
+        #expect(try container.resolve(Node.self, name: "39") !== root)
+    }
+
+    @Test("Registering a service again lets go of the singleton the old registration kept")
+    func replacingReleasesSingleton() throws {
+        final class Singleton: Sendable {}
+        let container = Container()
+        container.register(Singleton.self) { _ in Singleton() }.inScope(.container)
+        weak var old: Singleton?
+        do {
+            let first = try container.resolve(Singleton.self)
+            old = first
+            #expect(try container.resolve(Singleton.self) === first)
+        }
+        #expect(old != nil)
+        container.register(Singleton.self) { _ in Singleton() }.inScope(.container)
+        #expect(old == nil)
+        #expect(try container.resolve(Singleton.self) === container.resolve(Singleton.self))
+    }
 }
