@@ -14,7 +14,17 @@ final class Leaf: @unchecked Sendable {}
 final class TransientService: @unchecked Sendable {}
 
 /// The `.container` singleton.
-final class SingletonService: @unchecked Sendable {}
+final class SingletonService: @unchecked Sendable {
+    /// A cache line of state, so that two singletons never share one: the threads of the scaling
+    /// benchmarks each retain their own singleton, and two 16-byte objects side by side would
+    /// make their reference counts contend (false sharing) whatever the container does.
+    var state: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
+}
+
+/// A second `.container` singleton, for the second thread of the scaling benchmarks.
+final class OtherSingletonService: @unchecked Sendable {
+    var state: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
+}
 
 final class Middle: @unchecked Sendable {
     let leaf: Leaf
@@ -46,6 +56,7 @@ func makeTraitContainer() -> TraitInjection.Container {
     let container = TraitInjection.Container()
     container.register(TransientService.self) { _ in TransientService() }.inScope(.transient)
     container.register(SingletonService.self) { _ in SingletonService() }.inScope(.container)
+    container.register(OtherSingletonService.self) { _ in OtherSingletonService() }.inScope(.container)
     container.register(Leaf.self) { _ in Leaf() }
     container.register(Middle.self) { r in Middle(leaf: try r.resolve(Leaf.self)) }.inScope(.transient)
     container.register(Root.self) { r in
@@ -75,13 +86,45 @@ func must<Value>(_ body: () throws -> Value) -> Value {
     }
 }
 
-/// Resolves `operations` cached singletons on each of `threads` threads at once.
-func resolveSingletons(_ container: TraitInjection.Container, threads: Int, operations: Int) {
-    DispatchQueue.concurrentPerform(iterations: threads) { _ in
-        for _ in 0..<operations {
-            blackHole(must { try container.resolve(SingletonService.self) })
+/// Resolutions per thread in one iteration of the scaling benchmarks: enough that starting the
+/// second thread is a small part of an iteration.
+let scalingOperations = 100_000
+
+/// Resolves `scalingOperations` cached singletons on each of `threads` threads at once: thread 0
+/// resolves `SingletonService`, thread 1 `OtherSingletonService`, or `SingletonService` too if
+/// `shared`.
+func resolveSingletons(_ container: TraitInjection.Container, threads: Int, shared: Bool = false) {
+    DispatchQueue.concurrentPerform(iterations: threads) { thread in
+        if thread == 0 || shared {
+            for _ in 0..<scalingOperations {
+                blackHole(must { try container.resolve(SingletonService.self) })
+            }
+        } else {
+            for _ in 0..<scalingOperations {
+                blackHole(must { try container.resolve(OtherSingletonService.self) })
+            }
         }
     }
+}
+
+/// The same loops with no container: each thread copies a strong reference out of an array, so
+/// only the reference count is written. Both threads copying the same one bounds what any
+/// container can reach when two threads resolve the same singleton.
+func retainObjects(_ objects: [any AnyObject & Sendable], threads: Int, shared: Bool = false) {
+    DispatchQueue.concurrentPerform(iterations: threads) { thread in
+        let index = shared ? 0 : thread
+        for _ in 0..<scalingOperations {
+            blackHole(objects[index])
+        }
+    }
+}
+
+/// Two cached singletons, created before the scaling benchmarks measure anything.
+func makeWarmContainer() -> TraitInjection.Container {
+    let container = makeTraitContainer()
+    _ = must { try container.resolve(SingletonService.self) }
+    _ = must { try container.resolve(OtherSingletonService.self) }
+    return container
 }
 
 let benchmarks: @Sendable () -> Void = {
@@ -163,23 +206,39 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    // Throughput: the same 1,000 resolutions per thread, on one thread and on two at once. With
-    // perfect scaling the two-thread iteration takes as long as the one-thread one.
-    Benchmark(
-        "Resolve singleton 1,000x on 1 thread",
-        configuration: .init(metrics: [.wallClock], timeUnits: .nanoseconds, scalingFactor: .one)
-    ) { _, container in
-        resolveSingletons(container, threads: 1, operations: 1_000)
+    // Throughput: the same resolutions per thread, on one thread and on two at once. With perfect
+    // scaling the two-thread iteration takes as long as the one-thread one.
+    let scaling = Benchmark.Configuration(metrics: [.wallClock], timeUnits: .microseconds, scalingFactor: .one)
+
+    Benchmark("Scaling: resolve a singleton 100,000x on 1 thread", configuration: scaling) { _, container in
+        resolveSingletons(container, threads: 1)
     } setup: {
-        makeTraitContainer()
+        makeWarmContainer()
     }
 
-    Benchmark(
-        "Resolve singleton 1,000x on each of 2 threads",
-        configuration: .init(metrics: [.wallClock], timeUnits: .nanoseconds, scalingFactor: .one)
-    ) { _, container in
-        resolveSingletons(container, threads: 2, operations: 1_000)
+    Benchmark("Scaling: resolve a singleton 100,000x on each of 2 threads", configuration: scaling) { _, container in
+        resolveSingletons(container, threads: 2)
     } setup: {
-        makeTraitContainer()
+        makeWarmContainer()
+    }
+
+    Benchmark("Scaling: resolve the same singleton 100,000x on each of 2 threads", configuration: scaling) {
+        _,
+        container in
+        resolveSingletons(container, threads: 2, shared: true)
+    } setup: {
+        makeWarmContainer()
+    }
+
+    Benchmark("Scaling: retain an object 100,000x on 1 thread", configuration: scaling) { _, objects in
+        retainObjects(objects, threads: 1)
+    } setup: {
+        [SingletonService(), OtherSingletonService()] as [any AnyObject & Sendable]
+    }
+
+    Benchmark("Scaling: retain the same object 100,000x on each of 2 threads", configuration: scaling) { _, objects in
+        retainObjects(objects, threads: 2, shared: true)
+    } setup: {
+        [SingletonService(), OtherSingletonService()] as [any AnyObject & Sendable]
     }
 }
