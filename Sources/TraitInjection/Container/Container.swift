@@ -63,7 +63,7 @@ public final class Container: Sendable, Resolver {
         name: String? = nil,
         file: StaticString = #fileID,
         line: UInt = #line,
-        factory: @escaping @Sendable (any Resolver, repeat each Argument) throws -> Service
+        factory: @escaping @Sendable (Resolution, repeat each Argument) throws -> Service
     ) -> Registration<Service> {
         let registration = Registration<Service>(
             description: ServiceDescription(Service.self, name: name, arguments: (repeat each Argument).self),

@@ -14,7 +14,7 @@ public import Synchronization
 public final class Registration<Service>: Sendable {
     struct Configuration {
         var reinitializeStrategy: ReinitializeStrategy = .reCreate
-        var initCompleted: (@Sendable (any Resolver, Service) throws -> Void)?
+        var initCompleted: (@Sendable (Resolution, Service) throws -> Void)?
     }
 
     /// The service, name and argument types, for errors and listings.
@@ -39,7 +39,7 @@ public final class Registration<Service>: Sendable {
 
     /// The `initCompleted` closure, if any.
     @usableFromInline
-    var completion: (@Sendable (any Resolver, Service) throws -> Void)? {
+    var completion: (@Sendable (Resolution, Service) throws -> Void)? {
         completes.load(ordering: .acquiring) ? configuration.withLock { $0.initCompleted } : nil
     }
 
@@ -77,7 +77,7 @@ public final class Registration<Service>: Sendable {
     ///     .initCompleted { r, child in child.parent = try r.resolve(ParentProtocol.self) }
     /// ```
     @discardableResult
-    public func initCompleted(_ completion: @escaping @Sendable (any Resolver, Service) throws -> Void) -> Self {
+    public func initCompleted(_ completion: @escaping @Sendable (Resolution, Service) throws -> Void) -> Self {
         configuration.withLock { $0.initCompleted = completion }
         completes.store(true, ordering: .releasing)
         return self
@@ -93,14 +93,14 @@ public final class Registration<Service>: Sendable {
 @usableFromInline
 final class FactoryBox<Service, each Argument>: Sendable {
     @usableFromInline
-    let make: @Sendable (any Resolver, repeat each Argument) throws -> Service
+    let make: @Sendable (Resolution, repeat each Argument) throws -> Service
 
-    init(_ make: @escaping @Sendable (any Resolver, repeat each Argument) throws -> Service) {
+    init(_ make: @escaping @Sendable (Resolution, repeat each Argument) throws -> Service) {
         self.make = make
     }
 
     @inlinable
-    func callAsFunction(_ resolver: any Resolver, _ arguments: repeat each Argument) throws -> Service {
+    func callAsFunction(_ resolver: Resolution, _ arguments: repeat each Argument) throws -> Service {
         try make(resolver, repeat each arguments)
     }
 }

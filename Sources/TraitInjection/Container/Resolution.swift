@@ -1,11 +1,19 @@
-/// One top-level `resolve`: its graph-scoped instances, the path of services being created (for
-/// cycle detection and error messages) and the `initCompleted` closures still to run.
+/// The resolver a factory receives: one top-level `resolve` of a ``Container`` in progress.
 ///
-/// Each top-level resolve has its own, so concurrent resolutions of the same service on two
-/// threads are never mistaken for a cycle. It is used on one thread only and holds no lock while
-/// factories run.
-@usableFromInline
-final class Resolution: Resolver {
+/// ```swift
+/// container.register(Person.self) { r in   // r: Resolution
+///     PetOwner(name: "Stephen", pet: try r.resolve(Animal.self))
+/// }
+/// ```
+///
+/// Resolving through it keeps the object graph together: `.graph`-scoped services are shared
+/// across the whole top-level resolve, cycles are reported with their path, and `initCompleted`
+/// closures run once the outermost factory has returned. Being a concrete type rather than
+/// `any Resolver`, its resolves are specialised for the service types at each call site.
+///
+/// A resolution belongs to the thread running the factory: use it there, during the factory (a
+/// resolution kept for later still works, and keeps its container alive).
+public final class Resolution: Resolver {
     /// A service being created; its description is only built if an error needs it.
     ///
     /// The registration is not retained: the resolve that pushed the frame holds it until it pops
@@ -89,8 +97,13 @@ final class Resolution: Resolver {
         }
     }
 
+    /// Resolves `service` registered under `name` with runtime `arguments`, as part of this
+    /// resolution's object graph.
+    ///
+    /// - Throws: ``ResolutionError`` when nothing is registered, a cycle is found or a factory
+    ///   throws, with the path that led here.
     @inlinable
-    func resolve<Service, each Argument>(
+    public func resolve<Service, each Argument>(
         _ service: Service.Type,
         name: String?,
         arguments: repeat each Argument
@@ -99,8 +112,31 @@ final class Resolution: Resolver {
         guard let found = container.registration(for: key) else {
             throw notRegistered(service, name: name, arguments: (repeat each Argument).self)
         }
-        let registration = unsafeDowncast(found.takeUnretainedValue(), to: Registration<Service>.self)
-        return try resolve(registration, arguments: repeat each arguments)
+        // The snapshot the registration was found in keeps it alive: no need to retain it.
+        let result = found._withUnsafeGuaranteedRef { object -> Result<Service, ResolutionError> in
+            do throws(ResolutionError) {
+                let registration = unsafeDowncast(object, to: Registration<Service>.self)
+                return .success(try resolve(registration, arguments: repeat each arguments))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    /// Resolves the unnamed registration of `service`, passing `arguments` to its factory.
+    ///
+    /// ```swift
+    /// container.register(Person.self) { r in
+    ///     PetOwner(name: "Stephen", pet: try r.resolve(Animal.self))
+    /// }
+    /// ```
+    @inlinable
+    public func resolve<Service, each Argument>(
+        _ service: Service.Type = Service.self,
+        arguments: repeat each Argument
+    ) throws(ResolutionError) -> Service {
+        try resolve(service, name: nil, arguments: repeat each arguments)
     }
 
     /// The error for a service that is registered nowhere in the container chain.
@@ -196,7 +232,7 @@ final class Resolution: Resolver {
     /// here crashes the 6.3 compiler, so the queue holds untyped ones.)
     @usableFromInline
     func enqueue<Service>(
-        _ completion: @escaping @Sendable (any Resolver, Service) throws -> Void,
+        _ completion: @escaping @Sendable (Resolution, Service) throws -> Void,
         for instance: Service,
         of registration: Registration<Service>
     ) {

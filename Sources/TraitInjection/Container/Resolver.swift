@@ -1,10 +1,13 @@
-/// Resolves services: the container itself, and what a factory receives to resolve its
+/// Resolves services: a ``Container``, and the ``Resolution`` a factory receives to resolve its
 /// dependencies within the same object graph.
 ///
+/// Write code that works with either against `some Resolver` or `any Resolver`:
+///
 /// ```swift
-/// container.register(Person.self) { resolver in
+/// func makeOwner(_ resolver: some Resolver) throws(ResolutionError) -> PetOwner {
 ///     PetOwner(name: "Stephen", pet: try resolver.resolve(Animal.self))
 /// }
+/// container.register(Person.self) { r in try makeOwner(r) }
 /// ```
 public protocol Resolver {
     /// Resolves `service` registered under `name` with runtime `arguments`.
