@@ -2,12 +2,19 @@
 ///
 /// A graph rarely holds more than a handful of services, so they are kept in a list searched
 /// from the end (the latest are asked for most); a graph that grows past `indexThreshold`
-/// instances gets a dictionary index as well.
+/// instances gets a dictionary index as well. An instance of a class is kept as a plain
+/// reference, so that reading it back needs no dynamic cast; anything else is kept as `Any`.
 @usableFromInline
 struct GraphInstances {
     @usableFromInline var identities: [ObjectIdentifier] = []
-    @usableFromInline var instances: [Any] = []
+    @usableFromInline var instances: [Instance] = []
     @usableFromInline var index: [ObjectIdentifier: Int]?
+
+    @usableFromInline
+    enum Instance {
+        case object(AnyObject)
+        case value(Any)
+    }
 
     @usableFromInline
     static var indexThreshold: Int { 32 }
@@ -18,28 +25,45 @@ struct GraphInstances {
     @inlinable
     var isEmpty: Bool { identities.isEmpty }
 
-    @inlinable
-    subscript(identity: ObjectIdentifier) -> Any? {
-        get {
-            if let index { return index[identity].map { instances[$0] } }
-            var position = identities.endIndex
-            while position > identities.startIndex {
-                position -= 1
-                if identities[position] == identity { return instances[position] }
-            }
-            return nil
+    /// The instance created for the registration `identity`, whose service type is `Service`.
+    @inlinable @inline(__always)
+    func instance<Service>(for identity: ObjectIdentifier, as _: Service.Type) -> Service? {
+        guard let position = position(of: identity) else { return nil }
+        switch instances[position] {
+        case .object(let object):
+            // Only a `Service` that is a class is stored as `.object`.
+            return unsafeBitCast(object, to: Service.self)
+        case .value(let value):
+            return value as? Service
         }
-        set {
-            // A registration is created once per graph, so setting is always appending.
-            guard let newValue else { return }
-            identities.append(identity)
-            instances.append(newValue)
-            if index != nil {
-                index?[identity] = identities.count - 1
-            } else if identities.count > Self.indexThreshold {
-                index = Dictionary(uniqueKeysWithValues: zip(identities, identities.indices))
-            }
+    }
+
+    /// Keeps `instance`, just created for the registration `identity`. (A registration is created
+    /// at most once per graph, so this always appends.)
+    @inlinable @inline(__always)
+    mutating func insert<Service>(_ instance: Service, for identity: ObjectIdentifier) {
+        if Service.self is AnyObject.Type {
+            instances.append(.object(unsafeBitCast(instance, to: AnyObject.self)))
+        } else {
+            instances.append(.value(instance))
         }
+        identities.append(identity)
+        if index != nil {
+            index?[identity] = identities.count - 1
+        } else if identities.count > Self.indexThreshold {
+            index = Dictionary(uniqueKeysWithValues: zip(identities, identities.indices))
+        }
+    }
+
+    @inlinable @inline(__always)
+    func position(of identity: ObjectIdentifier) -> Int? {
+        if let index { return index[identity] }
+        var position = identities.endIndex
+        while position > identities.startIndex {
+            position -= 1
+            if identities[position] == identity { return position }
+        }
+        return nil
     }
 
     /// Forgets every instance, keeping the storage for the next resolve.

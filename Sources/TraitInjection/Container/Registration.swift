@@ -29,13 +29,18 @@ public final class Registration<Service>: Sendable {
     @usableFromInline
     let scopeCode = Atomic<UInt8>(Scope.graph.code)
     /// Whether `configuration` holds an `initCompleted` closure, read without a lock.
-    private let completes = Atomic<Bool>(false)
+    @usableFromInline
+    let completes = Atomic<Bool>(false)
     /// The instance kept by the `.container` and `.weak` scopes.
     @usableFromInline
     let cell = InstanceCell<Service>()
 
     @inlinable
     var scope: Scope { Scope(code: scopeCode.load(ordering: .relaxed)) }
+
+    /// Whether an `initCompleted` closure is set, read without a lock.
+    @inlinable
+    var hasCompletion: Bool { completes.load(ordering: .acquiring) }
 
     /// The `initCompleted` closure, if any.
     @usableFromInline

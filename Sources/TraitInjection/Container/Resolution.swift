@@ -165,7 +165,7 @@ public final class Resolution: Resolver {
 
         switch scope {
         case .graph:
-            if let cached = graph[identity] { return try cast(cached, for: registration) }
+            if let cached = graph.instance(for: identity, as: Service.self) { return cached }
         case .container, .weak:
             if let cached = registration.cell.instance { return cached }
         case .transient:
@@ -193,12 +193,12 @@ public final class Resolution: Resolver {
         path.removeLast()
 
         switch scope {
-        case .graph: graph[identity] = instance
+        case .graph: graph.insert(instance, for: identity)
         case .container where keepsInstance: registration.cell.publish(instance, weakly: false)
         case .weak where keepsInstance: registration.cell.publish(instance, weakly: true)
         case .container, .weak, .transient: break
         }
-        if let completion = registration.completion {
+        if registration.hasCompletion, let completion = registration.completion {
             enqueue(completion, for: instance, of: registration)
         }
         if path.isEmpty, !pending.isEmpty { try drainCompletions() }
@@ -274,16 +274,6 @@ public final class Resolution: Resolver {
                 throw wrap(error)
             }
         }
-    }
-
-    @usableFromInline
-    func cast<Service>(_ instance: Any, for registration: Registration<Service>) throws(ResolutionError)
-        -> Service
-    {
-        guard let service = instance as? Service else {
-            throw error(.typeMismatch, service: registration.description.description)
-        }
-        return service
     }
 
     @usableFromInline

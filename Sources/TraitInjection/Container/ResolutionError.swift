@@ -26,8 +26,6 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
         case cycle
         /// A factory or `initCompleted` closure threw.
         case factoryFailed
-        /// A resolved instance did not have the registered type (a weak-scope object of another type).
-        case typeMismatch
     }
 
     /// What went wrong.
@@ -64,8 +62,6 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
                 """
         case .factoryFailed:
             return "The factory of \(trail) threw: \(underlyingError ?? "an error")."
-        case .typeMismatch:
-            return "The instance cached for \(trail) is not a \(service)."
         }
     }
 }
