@@ -63,7 +63,8 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
                 services in the `.graph` scope.
                 """
         case .factoryFailed:
-            return "The factory of \(trail) threw: \(underlyingError ?? "an error")."
+            let underlying = underlyingError ?? "an error"
+            return "The factory of \(trail) threw: \(underlying)\(underlying.hasSuffix(".") ? "" : ".")"
         case .typeMismatch:
             return "The instance cached for \(trail) is not a \(service)."
         }
