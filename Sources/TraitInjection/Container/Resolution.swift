@@ -134,7 +134,7 @@ final class Resolution: Resolver {
         case .container, .weak, .transient: break
         }
         // Auto-injection of @Inject/@WeakInject properties, queued like initCompleted so cycles close.
-        if let injection = registration.autoInjection.injection(into: instance) {
+        if let injection = registration.autoInjection.injection(into: instance, of: registration) {
             enqueue(injection, for: instance, of: registration)
         }
         if let completion = registration.completion {

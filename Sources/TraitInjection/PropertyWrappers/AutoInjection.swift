@@ -48,10 +48,14 @@ final class AutoInjectionCache: Sendable {
     @usableFromInline
     init() {}
 
-    /// The auto-injection that a new `instance` needs, to run once its object graph exists (as
-    /// `initCompleted` closures do), or `nil` if it has no ``Inject`` or ``WeakInject`` property.
+    /// The auto-injection that a new `instance` of `registration` needs, to run once its object
+    /// graph exists (as `initCompleted` closures do), or `nil` if it has no ``Inject`` or
+    /// ``WeakInject`` property.
     @usableFromInline
-    func injection<Service>(into instance: Service) -> (@Sendable (any Resolver, Service) throws -> Void)? {
+    func injection<Service>(
+        into instance: Service,
+        of registration: Registration<Service>
+    ) -> (@Sendable (any Resolver, Service) throws -> Void)? {
         let dynamicType = UInt(bitPattern: ObjectIdentifier(type(of: instance as Any)))
         if typeWithoutProperties.load(ordering: .relaxed) == dynamicType { return nil }
         let properties = AutoInjection.properties(of: instance)
@@ -61,8 +65,31 @@ final class AutoInjectionCache: Sendable {
         }
         return { resolver, _ in
             for property in properties {
-                try property.inject(from: resolver)
+                do throws(InjectionError) {
+                    try property.inject(from: resolver)
+                } catch {
+                    throw error.neededBy(registration)
+                }
             }
         }
+    }
+}
+
+extension InjectionError {
+    /// This error as one of the resolution that created `registration`'s instance: the
+    /// container's error with the instance and the property on its path, such as
+    /// `Server is not registered, needed by Client (App.swift:9) → @Inject property (Client.swift:3).`
+    ///
+    /// A cycle is reported as it is: it runs between registrations, not through the property.
+    func neededBy<Service>(_ registration: Registration<Service>) -> any Error {
+        guard let resolutionError, resolutionError.kind != .cycle else { return self }
+        let property = ResolutionError.Step(service: declaration, location: location)
+        return ResolutionError(
+            kind: resolutionError.kind,
+            service: resolutionError.service,
+            path: [registration.step, property] + resolutionError.path,
+            availableRegistrations: resolutionError.availableRegistrations,
+            underlyingError: resolutionError.underlyingError
+        )
     }
 }

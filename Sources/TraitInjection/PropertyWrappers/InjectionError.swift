@@ -24,9 +24,12 @@ public struct InjectionError: Error, Sendable, CustomStringConvertible {
     /// cannot hold it because it is not a class instance.
     public let resolutionError: ResolutionError?
     public let description: String
+    /// What was declared: `@Inject property`.
+    let declaration: String
 
     /// The service could not be resolved.
     init(_ resolutionError: ResolutionError, declaration: String, location: String) {
+        self.declaration = declaration
         self.location = location
         self.resolutionError = resolutionError
         description = "\(declaration) at \(location) could not be resolved: \(resolutionError)"
@@ -34,6 +37,7 @@ public struct InjectionError: Error, Sendable, CustomStringConvertible {
 
     /// The service was resolved, but it is a value that a weak reference cannot hold.
     init(notAnObject type: Any.Type, declaration: String, location: String) {
+        self.declaration = declaration
         self.location = location
         resolutionError = nil
         let typeName = String(reflecting: type).droppingModulePrefixes

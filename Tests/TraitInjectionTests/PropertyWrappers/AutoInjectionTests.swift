@@ -94,15 +94,35 @@ struct AutoInjectionTests {
     @Test("A property that cannot be resolved fails the resolve, naming the instance and the property")
     func failureNamesTheProperty() throws {
         let container = Container()
+        let line = #line + 1
         container.register((any InjectedClient).self) { _ in AutoClient() }
         let error = try #require(throws: ResolutionError.self) {
             try container.resolve((any InjectedClient).self)
         }
-        #expect(error.kind == .factoryFailed)
-        #expect(error.path.map(\.service) == ["InjectedClient"])
-        #expect(error.description.contains("@Inject property at PropertyWrapperFixtures.swift:"))
-        #expect(error.description.contains("InjectedServer is not registered"))
+        #expect(error.kind == .notRegistered)
+        #expect(error.path.map(\.service) == ["InjectedClient", "@Inject property"])
+        #expect(error.path.last?.location == "PropertyWrapperFixtures.swift:\(AutoClient.serverLine)")
+        #expect(
+            error.description.hasPrefix(
+                """
+                InjectedServer is not registered, needed by InjectedClient (AutoInjectionTests.swift:\(line)) → \
+                @Inject property (PropertyWrapperFixtures.swift:\(AutoClient.serverLine)).
+                """
+            )
+        )
         #expect(throws: VerificationReport.self) { try container.verify() }
+    }
+
+    @Test("A resolved value that a @WeakInject property cannot hold fails the resolve, saying why")
+    func weakValueFailsTheResolve() throws {
+        let container = Container()
+        container.register(Int.self) { _ in 3 }
+        container.register(WeakNumber.self) { _ in WeakNumber() }
+        let error = try #require(throws: ResolutionError.self) {
+            try container.resolve(WeakNumber.self)
+        }
+        #expect(error.kind == .factoryFailed)
+        #expect(error.description.contains("which is not a class instance"))
     }
 
     @Test("Reflection runs once for a type without injected properties, not on every resolve")

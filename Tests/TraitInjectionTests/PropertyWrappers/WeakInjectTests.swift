@@ -48,7 +48,7 @@ struct WeakInjectTests {
     func valueIsAnError() throws {
         let container = Container()
         container.register(Int.self) { _ in 3 }
-        let properties = Unresolvable()
+        let properties = WeakNumber()
         let error = try #require(throws: InjectionError.self) {
             try Container.withShared(container) { try properties.$number.resolve() }
         }

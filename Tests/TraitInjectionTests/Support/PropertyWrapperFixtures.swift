@@ -33,6 +33,7 @@ final class AutoServer: InjectedServer {
 
 final class AutoClient: InjectedClient {
     @Inject var server: any InjectedServer
+    static let serverLine = #line - 1
 }
 
 // Wrappers in value types, usable across tasks.
@@ -57,6 +58,10 @@ struct Unresolvable {
     static let missingLine = #line - 1
     @WeakInject var weakMissing: Counter?
     static let weakMissingLine = #line - 1
+}
+
+/// A weak property for a value, which cannot be held weakly.
+struct WeakNumber {
     @WeakInject var number: Int?
 }
 
