@@ -25,6 +25,17 @@ let package = Package(
             ]
         ),
         .executableTarget(
+            name: "InjectBenchmarks",
+            dependencies: [
+                .product(name: "TraitInjection", package: "TraitInjection"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/InjectBenchmarks",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark")
+            ]
+        ),
+        .executableTarget(
             name: "ContainerBenchmarks",
             dependencies: [
                 .product(name: "TraitInjection", package: "TraitInjection"),

@@ -17,9 +17,13 @@ final class InjectionStorage<Service>: Sendable {
         case weak(WeakReference)
     }
 
+    /// A class, not a struct, so that copying a `State` is a retain rather than a weak-reference
+    /// copy through the type's value witnesses, on the `@Inject` read path too.
     @usableFromInline
-    struct WeakReference {
+    final class WeakReference {
         weak var object: AnyObject?
+
+        init(object: AnyObject?) { self.object = object }
     }
 
     @usableFromInline
