@@ -67,6 +67,6 @@ func runInjectTour() throws {
     do {
         _ = try unregistered.resolve((any Client).self)
     } catch {
-        print(error)  // The factory of Client (InjectTour.swift:…) threw: @Inject property at … could not be resolved: …
+        print(error)  // Server is not registered, needed by Client (…) → @Inject property (…). …
     }
 }

@@ -2,10 +2,10 @@ public import Testing
 public import TraitInjection
 
 /// A Swift Testing trait that gives a test (or each test of a suite) its own
-/// ``TraitInjection/Container/shared`` and its own injector defaults, for its duration.
+/// `Container.shared` and its own injector defaults, for its duration.
 ///
 /// Tests run in parallel. Without this trait they share `Container.shared` and every
-/// ``TraitInjection/InjectorDefault``, so one test's registrations and defaults leak into
+/// `InjectorDefault`, so one test's registrations and defaults leak into
 /// another's. Under it, each test case runs in a task-local scope of its own:
 ///
 /// - `Container.shared` is a new container whose parent is the enclosing one (the suite's, or the
@@ -59,7 +59,7 @@ public struct InjectionIsolationTrait: TestTrait, SuiteTrait, TestScoping {
 }
 
 extension Trait where Self == InjectionIsolationTrait {
-    /// Gives the test its own ``TraitInjection/Container/shared`` (a child of the enclosing
+    /// Gives the test its own `Container.shared` (a child of the enclosing
     /// one) and its own injector defaults.
     ///
     /// ```swift
@@ -71,7 +71,7 @@ extension Trait where Self == InjectionIsolationTrait {
         container { _ in }
     }
 
-    /// Gives the test its own ``TraitInjection/Container/shared``, set up by `register`, and its
+    /// Gives the test its own `Container.shared`, set up by `register`, and its
     /// own injector defaults.
     ///
     /// ```swift
@@ -99,7 +99,7 @@ extension Trait where Self == InjectionIsolationTrait {
     /// func catsByDefault() { … }
     /// ```
     ///
-    /// Unlike ``TraitInjection/InjectorDefault/withValue(_:operation:)``, the test may set the
+    /// Unlike `InjectorDefault.withValue(_:operation:)`, the test may set the
     /// default again; that too is seen by this test only.
     public static func injectorDefault<Value>(_ injectorDefault: InjectorDefault<Value>, _ value: Value) -> Self {
         Self(inheritsRegistrations: true, register: { _ in }) {

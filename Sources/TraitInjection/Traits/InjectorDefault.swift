@@ -58,7 +58,7 @@ public final class InjectorDefault<Value: Sendable>: Sendable {
     /// Setting it changes the shared value, for every thread; within an isolated test scope (the
     /// `TraitInjectionTesting` traits) it changes the test's own value instead.
     ///
-    /// A default made with ``init(_:)-(Resolved)`` that cannot be resolved stops the program with
+    /// A default made with `.resolved()` that cannot be resolved stops the program with
     /// the ``ResolutionError`` and where the default was declared.
     public var value: Value {
         get {

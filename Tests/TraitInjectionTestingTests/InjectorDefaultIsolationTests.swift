@@ -4,7 +4,7 @@ import TraitInjectionTesting
 
 /// Not serialized: each test overrides the same injector default its own way, in parallel.
 @Suite("Per-test injector defaults")
-struct InjectorDefaultTraitTests {
+struct InjectorDefaultIsolationTests {
     @Test(
         "64 parallel tests each set the same injector default and see only their own",
         .container,

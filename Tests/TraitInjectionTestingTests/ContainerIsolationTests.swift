@@ -4,7 +4,7 @@ import TraitInjectionTesting
 
 /// Not serialized: these tests run in parallel, and each must see only its own registrations.
 @Suite("The .container trait: each test its own Container.shared")
-struct ContainerTraitTests {
+struct ContainerIsolationTests {
     @Test(
         "64 parallel tests each register a different value for the same service and see only their own",
         .container,
@@ -75,7 +75,7 @@ struct ContainerTraitTests {
     "The .container trait on a suite",
     .container { $0.register(String.self, name: "layer") { _ in "suite" } }
 )
-struct SuiteContainerTraitTests {
+struct SuiteContainerIsolationTests {
     /// Runs for each test, inside its scope: registers in the test's own container.
     init() {
         Container.shared.register(Int.self) { _ in 10 }
