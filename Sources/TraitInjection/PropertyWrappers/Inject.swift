@@ -45,10 +45,7 @@ public struct Inject<Service> {
     ///   - file: Where the property is declared, for errors; leave the default.
     ///   - line: Where the property is declared, for errors; leave the default.
     public init(name: String? = nil, file: StaticString = #fileID, line: UInt = #line) {
-        storage = InjectionStorage(
-            InjectionRequest(declaration: "@Inject property", name: name, file: file, line: line),
-            holdsWeakly: false
-        )
+        storage = InjectionStorage("@Inject property", holdsWeakly: false, name: name, file: file, line: line)
     }
 
     /// Declares a property resolved from the registration of `Service` under `name` that takes
@@ -66,14 +63,12 @@ public struct Inject<Service> {
         line: UInt = #line
     ) {
         storage = InjectionStorage(
-            InjectionRequest(
-                declaration: "@Inject property",
-                name: name,
-                arguments: repeat each arguments,
-                file: file,
-                line: line
-            ),
-            holdsWeakly: false
+            "@Inject property",
+            holdsWeakly: false,
+            name: name,
+            arguments: repeat each arguments,
+            file: file,
+            line: line
         )
     }
 

@@ -37,6 +37,25 @@ final class InjectionStorage<Service>: Sendable {
         self.holdsWeakly = holdsWeakly
     }
 
+    /// The storage of a property declared as `declaration` (`@Inject property`) at `file`:`line`.
+    convenience init<each Argument: Sendable>(
+        _ declaration: String,
+        holdsWeakly: Bool,
+        name: String?,
+        arguments: repeat each Argument,
+        file: StaticString,
+        line: UInt
+    ) {
+        let request = InjectionRequest<Service>(
+            declaration: declaration,
+            name: name,
+            arguments: repeat each arguments,
+            file: file,
+            line: line
+        )
+        self.init(request, holdsWeakly: holdsWeakly)
+    }
+
     /// A storage for the same request that holds `value`, set by hand.
     func replacing(with value: Service?) -> InjectionStorage<Service> {
         let storage = InjectionStorage(request, holdsWeakly: holdsWeakly)

@@ -36,10 +36,7 @@ public struct WeakInject<Service> {
     ///   - file: Where the property is declared, for errors; leave the default.
     ///   - line: Where the property is declared, for errors; leave the default.
     public init(name: String? = nil, file: StaticString = #fileID, line: UInt = #line) {
-        storage = InjectionStorage(
-            InjectionRequest(declaration: "@WeakInject property", name: name, file: file, line: line),
-            holdsWeakly: true
-        )
+        storage = InjectionStorage("@WeakInject property", holdsWeakly: true, name: name, file: file, line: line)
     }
 
     /// Declares a weak property resolved from the registration of `Service` under `name` that takes
@@ -57,14 +54,12 @@ public struct WeakInject<Service> {
         line: UInt = #line
     ) {
         storage = InjectionStorage(
-            InjectionRequest(
-                declaration: "@WeakInject property",
-                name: name,
-                arguments: repeat each arguments,
-                file: file,
-                line: line
-            ),
-            holdsWeakly: true
+            "@WeakInject property",
+            holdsWeakly: true,
+            name: name,
+            arguments: repeat each arguments,
+            file: file,
+            line: line
         )
     }
 
