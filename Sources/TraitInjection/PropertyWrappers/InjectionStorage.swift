@@ -78,7 +78,8 @@ final class InjectionStorage<Service>: Sendable {
 
     /// What the property holds, or `.none` if it has not been resolved or set.
     private var heldValue: Service?? {
-        // An object loaded from a weak reference is released by the caller, after the lock.
+        // A weak reference is written only when it is created, so it is loaded after the lock,
+        // and the object it yields is released by the caller.
         let state = state.withLock { $0 }
         switch state {
         case .unresolved: return .none
