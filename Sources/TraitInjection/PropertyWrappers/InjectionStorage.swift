@@ -21,7 +21,7 @@ final class InjectionStorage<Service>: Sendable {
     /// copy through the type's value witnesses, on the `@Inject` read path too.
     @usableFromInline
     final class WeakReference {
-        weak var object: AnyObject?
+        @usableFromInline weak var object: AnyObject?
 
         init(object: AnyObject?) { self.object = object }
     }
@@ -77,7 +77,8 @@ final class InjectionStorage<Service>: Sendable {
     }
 
     /// What the property holds, or `.none` if it has not been resolved or set.
-    private var heldValue: Service?? {
+    @inlinable
+    var heldValue: Service?? {
         // A weak reference is written only when it is created, so it is loaded after the lock,
         // and the object it yields is released by the caller.
         let state = state.withLock { $0 }
@@ -89,6 +90,7 @@ final class InjectionStorage<Service>: Sendable {
     }
 
     /// A ``WeakInject`` property's read: the object while it lives, `nil` after.
+    @inlinable
     var weakValue: Service? {
         if let held = heldValue { return held }
         return resolveOrStop()

@@ -27,6 +27,7 @@
 /// throws instead.
 @propertyWrapper
 public struct WeakInject<Service> {
+    @usableFromInline
     var storage: InjectionStorage<Service>
 
     /// Declares a weak property resolved from the registration of `Service` under `name`.
@@ -65,7 +66,7 @@ public struct WeakInject<Service> {
 
     /// The object while it lives, `nil` after; resolved on first access.
     public var wrappedValue: Service? {
-        get { storage.weakValue }
+        @inlinable get { storage.weakValue }
         set { storage = storage.replacing(with: newValue) }
     }
 
