@@ -13,12 +13,16 @@ let package = Package(
     ],
     products: [
         .library(name: "TraitInjection", targets: ["TraitInjection"]),
+        .library(name: "TraitInjectionTesting", targets: ["TraitInjectionTesting"]),
         .executable(name: "traitgen", targets: ["traitgen"]),
         .plugin(name: "TraitGenPlugin", targets: ["TraitGenPlugin"]),
         .executable(name: "Example", targets: ["Example"]),
     ],
     targets: [
         .target(name: "TraitInjection"),
+
+        // Swift Testing traits that isolate each test's shared container and injector defaults.
+        .target(name: "TraitInjectionTesting", dependencies: ["TraitInjection"]),
 
         // The trait template generator: a library (so tests call it), its command and its plugin.
         .target(name: "TraitGenerator"),
@@ -41,6 +45,10 @@ let package = Package(
         .testTarget(
             name: "TraitInjectionTests",
             dependencies: ["TraitInjection", "SeedListing"]
+        ),
+        .testTarget(
+            name: "TraitInjectionTestingTests",
+            dependencies: ["TraitInjection", "TraitInjectionTesting"]
         ),
         .testTarget(
             name: "TraitGeneratorTests",

@@ -13,29 +13,24 @@ let package = Package(
         .package(url: "https://github.com/Swinject/Swinject", exact: "2.10.0"),
     ],
     targets: [
-        .executableTarget(
-            name: "TraitBenchmarks",
-            dependencies: [
-                .product(name: "TraitInjection", package: "TraitInjection"),
-                .product(name: "Benchmark", package: "benchmark"),
-            ],
-            path: "Benchmarks/TraitBenchmarks",
-            plugins: [
-                .plugin(name: "BenchmarkPlugin", package: "benchmark")
-            ]
-        ),
-        .executableTarget(
-            name: "ContainerBenchmarks",
-            dependencies: [
-                .product(name: "TraitInjection", package: "TraitInjection"),
-                .product(name: "Swinject", package: "Swinject"),
-                .product(name: "Benchmark", package: "benchmark"),
-            ],
-            path: "Benchmarks/ContainerBenchmarks",
-            plugins: [
-                .plugin(name: "BenchmarkPlugin", package: "benchmark")
-            ]
-        ),
+        benchmarkTarget("TraitBenchmarks"),
+        benchmarkTarget("InjectBenchmarks"),
+        benchmarkTarget("ContainerBenchmarks", also: [.product(name: "Swinject", package: "Swinject")]),
     ],
     swiftLanguageModes: [.v6]
 )
+
+/// A benchmark executable in `Benchmarks/<name>`, on TraitInjection and package-benchmark.
+func benchmarkTarget(_ name: String, also dependencies: [Target.Dependency] = []) -> Target {
+    .executableTarget(
+        name: name,
+        dependencies: [
+            .product(name: "TraitInjection", package: "TraitInjection"),
+            .product(name: "Benchmark", package: "benchmark"),
+        ] + dependencies,
+        path: "Benchmarks/\(name)",
+        plugins: [
+            .plugin(name: "BenchmarkPlugin", package: "benchmark")
+        ]
+    )
+}

@@ -6,8 +6,8 @@ enum PersonalityType {
 }
 
 /// The seed article's person: a pet and a catchphrase injected, the catchphrase chosen by
-/// personality.
-struct Person: PetInjected, CatchphraseInjected {
+/// personality; and a vet, whose default comes from the container.
+struct Person: PetInjected, CatchphraseInjected, VetInjected {
     var injectableIdentifier = InjectableIdentifier()
     var name: String
     let personality: PersonalityType

@@ -20,3 +20,6 @@ print(jen.catchphrase)  // Wubba Wubba Wubba
 
 print()
 try runContainerTour()
+
+print()
+try runInjectTour()

@@ -34,6 +34,9 @@ public final class Registration<Service>: Sendable {
     /// The instance kept by the `.container` and `.weak` scopes.
     @usableFromInline
     let cell = InstanceCell<Service>()
+    /// Which instances need no auto-injection of `@Inject` properties (PropertyWrappers/).
+    @usableFromInline
+    let autoInjection = AutoInjectionCache()
 
     @inlinable
     var scope: Scope { Scope(code: scopeCode.load(ordering: .relaxed)) }

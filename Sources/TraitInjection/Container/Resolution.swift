@@ -198,6 +198,10 @@ public final class Resolution: Resolver {
         case .weak where keepsInstance: registration.cell.publish(instance, weakly: true)
         case .container, .weak, .transient: break
         }
+        // Auto-injection of @Inject/@WeakInject properties, queued like initCompleted so cycles close.
+        if let injection = registration.autoInjection.injection(into: instance, of: registration) {
+            enqueue(injection, for: instance, of: registration)
+        }
         if registration.hasCompletion, let completion = registration.completion {
             enqueue(completion, for: instance, of: registration)
         }

@@ -61,7 +61,8 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
                 services in the `.graph` scope.
                 """
         case .factoryFailed:
-            return "The factory of \(trail) threw: \(underlyingError ?? "an error")."
+            let underlying = underlyingError ?? "an error"
+            return "The factory of \(trail) threw: \(underlying)\(underlying.hasSuffix(".") ? "" : ".")"
         }
     }
 }

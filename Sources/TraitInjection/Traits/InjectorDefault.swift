@@ -20,28 +20,69 @@
 /// }
 /// ```
 ///
+/// A default can also come from the container, resolved from ``Container/shared`` each time it
+/// is read, until it is set: `InjectorDefault<Vet>(.resolved())`; see ``Resolved``.
+///
 /// > Important: A default is read when an instance first reads its trait, and then stored for
 /// > that instance. Changing the default affects only instances that have not read the trait yet.
 public final class InjectorDefault<Value: Sendable>: Sendable {
-    private let storage: Locked<Value>
+    /// Where the shared default comes from.
+    private enum Source {
+        case value(Value)
+        case resolved(InjectionRequest<Value>)
+    }
+
+    private let storage: Locked<Source>
 
     /// Creates a default holding `value`.
     public init(_ value: Value) {
-        storage = Locked.make(value)
+        storage = Locked.make(.value(value))
+    }
+
+    /// Creates a default resolved from ``Container/shared`` each time it is read, until it is set.
+    ///
+    /// ```swift
+    /// enum VetInjector {
+    ///     static let vet = InjectorDefault<Vet>(.resolved())
+    /// }
+    /// Container.shared.register(Vet.self) { _ in Vet(name: "Dr. Herriot") }
+    /// ```
+    ///
+    /// In a `.traits` file: `trait vet: Vet = .resolved()`.
+    public init(_ resolved: Resolved) {
+        storage = Locked.make(.resolved(resolved.request))
     }
 
     /// The current default: this task's override if there is one, otherwise the shared value.
     ///
-    /// Setting it changes the shared value, for every thread.
+    /// Setting it changes the shared value, for every thread; within an isolated test scope (the
+    /// `TraitInjectionTesting` traits) it changes the test's own value instead.
+    ///
+    /// A default made with `.resolved()` that cannot be resolved stops the program with
+    /// the ``ResolutionError`` and where the default was declared.
     public var value: Value {
         get {
-            if let override = InjectorOverrides.current[ObjectIdentifier(self)] {
+            if let override = InjectorOverrides.current.value(for: ObjectIdentifier(self)) {
                 return override as! Value
             }
-            return storage.withLock { $0 }
+            switch storage.withLock({ $0 }) {
+            case .value(let value):
+                return value
+            case .resolved(let request):
+                // The factory is user code: it runs here, after the lock.
+                do {
+                    return try request.resolve(from: Container.shared)
+                } catch {
+                    request.stop(with: error)
+                }
+            }
         }
         set {
-            var replaced = newValue
+            if let isolated = InjectorOverrides.current.isolated {
+                isolated.set(newValue, for: ObjectIdentifier(self))
+                return
+            }
+            var replaced = Source.value(newValue)
             storage.withLock { swap(&$0, &replaced) }
             // `replaced` now holds the old default and is released here, outside the lock.
         }
@@ -72,14 +113,45 @@ public final class InjectorDefault<Value: Sendable>: Sendable {
         )
     }
 
-    private func overriding(with value: Value) -> [ObjectIdentifier: any Sendable] {
+    private func overriding(with value: Value) -> InjectorOverrides {
         var overrides = InjectorOverrides.current
-        overrides[ObjectIdentifier(self)] = value
+        overrides.values[ObjectIdentifier(self)] = value
         return overrides
     }
 }
 
-/// The current task's overridden injector defaults, by ``InjectorDefault`` identity.
-enum InjectorOverrides {
-    @TaskLocal static var current: [ObjectIdentifier: any Sendable] = [:]
+extension InjectorDefault {
+    /// A default that comes from the container: `InjectorDefault<Vet>(.resolved())`.
+    ///
+    /// Each read of the default resolves the service from ``Container/shared`` (the registration's
+    /// ``Scope`` decides whether that is a new instance). A trait stores the value on an instance's
+    /// first read, as with any default; a test that gives itself its own shared container gives its
+    /// instances its own services.
+    public struct Resolved: Sendable {
+        let request: InjectionRequest<Value>
+
+        /// The registration of `Value` under `name`, with runtime `arguments`.
+        ///
+        /// - Parameters:
+        ///   - name: The registration's name, or `nil` for the unnamed one.
+        ///   - arguments: Runtime arguments for the factory; their types are part of the key.
+        ///   - file: Where the default is declared, for errors; leave the default.
+        ///   - line: Where the default is declared, for errors; leave the default.
+        public static func resolved<each Argument: Sendable>(
+            name: String? = nil,
+            arguments: repeat each Argument,
+            file: StaticString = #fileID,
+            line: UInt = #line
+        ) -> Resolved {
+            Resolved(
+                request: InjectionRequest(
+                    declaration: "Injector default",
+                    name: name,
+                    arguments: repeat each arguments,
+                    file: file,
+                    line: line
+                )
+            )
+        }
+    }
 }

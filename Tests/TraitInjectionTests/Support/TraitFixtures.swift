@@ -22,6 +22,16 @@ enum SnackTrait: TraitKey {
     static var defaultValue: String { "biscuit" }
 }
 
+/// A trait whose default is resolved from `Container.shared`.
+enum VetTrait: TraitKey {
+    static let vet = InjectorDefault<Service>(.resolved(name: "vet"))
+    static var defaultValue: Service { vet.value }
+}
+
+extension Owner {
+    var vet: Service { self[trait: VetTrait.self] }
+}
+
 /// A struct with traits through both APIs, written the way the seed writes them.
 struct Owner: Injected {
     var injectableIdentifier = InjectableIdentifier()

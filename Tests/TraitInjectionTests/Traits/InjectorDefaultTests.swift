@@ -41,6 +41,33 @@ extension TraitTests {
             }
         }
 
+        @Test("A resolved default comes from Container.shared on each read, until it is set")
+        func resolvedDefault() {
+            let injected = InjectorDefault<Service>(.resolved(name: "vet"))
+            let container = Container()
+            container.register(Service.self, name: "vet") { _ in Service(number: 1) }.inScope(.transient)
+            Container.withShared(container) {
+                #expect(injected.value.number == 1)
+                #expect(injected.value !== injected.value)  // transient: each read resolves
+                injected.withValue(Service(number: 2)) { #expect(injected.value.number == 2) }
+                injected.value = Service(number: 3)
+                #expect(injected.value.number == 3)
+            }
+        }
+
+        @Test("A trait whose default is resolved keeps, per instance, what its first read resolved")
+        func traitWithResolvedDefault() {
+            let container = Container()
+            container.register(Service.self, name: "vet") { _ in Service(number: 7) }.inScope(.transient)
+            Container.withShared(container) {
+                let owner = Owner()
+                let first = owner.vet
+                #expect(first.number == 7)
+                #expect(owner.vet === first)
+                #expect(Owner().vet !== first)
+            }
+        }
+
         @Test("Concurrent writers and readers always see one of the written values")
         func concurrentAccess() async {
             let injected = InjectorDefault(0)

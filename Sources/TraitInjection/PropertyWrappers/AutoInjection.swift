@@ -1,0 +1,108 @@
+public import Synchronization
+
+/// A property wrapper that a container fills in when it creates the instance holding it:
+/// ``Inject`` and ``WeakInject``, found by reflection.
+protocol AutoInjectedProperty {
+    /// The storage the wrapper shares with its copies, such as the one `Mirror` hands out.
+    var injection: any PropertyInjection { get }
+}
+
+/// Fills in one property from a resolver, unless it already holds a value.
+protocol PropertyInjection: Sendable {
+    func inject(from resolver: any Resolver) throws(InjectionError)
+}
+
+extension InjectionStorage: PropertyInjection {
+    func inject(from resolver: any Resolver) throws(InjectionError) {
+        _ = try resolve(from: resolver)
+    }
+}
+
+/// Finds the auto-injected properties of instances, by reflection.
+enum AutoInjection {
+    /// The ``AutoInjectedProperty`` wrappers stored in `instance`, its own and its superclasses'.
+    static func properties(of instance: Any) -> [any PropertyInjection] {
+        var found: [any PropertyInjection] = []
+        var mirror: Mirror? = Mirror(reflecting: instance)
+        while let current = mirror {
+            for child in current.children {
+                if let property = child.value as? any AutoInjectedProperty {
+                    found.append(property.injection)
+                }
+            }
+            mirror = current.superclassMirror
+        }
+        return found
+    }
+}
+
+/// A registration's memory of which instances need no auto-injection, so that reflection does
+/// not run on every resolve of a type without injected properties.
+///
+/// It holds the dynamic type last seen to have none; reading it is one relaxed atomic load.
+@usableFromInline
+final class AutoInjectionCache: Sendable {
+    /// The `ObjectIdentifier` of that type, as bits; 0 if there is none yet.
+    @usableFromInline
+    let typeWithoutProperties = Atomic<UInt>(0)
+
+    @usableFromInline
+    init() {}
+
+    /// The auto-injection that a new `instance` of `registration` needs, to run once its object
+    /// graph exists (as `initCompleted` closures do), or `nil` if it has no ``Inject`` or
+    /// ``WeakInject`` property.
+    ///
+    /// The check for a type already seen to have none is inlined into the resolve.
+    @inlinable @inline(__always)
+    func injection<Service>(
+        into instance: Service,
+        of registration: Registration<Service>
+    ) -> (@Sendable (Resolution, Service) throws -> Void)? {
+        let dynamicType = UInt(bitPattern: ObjectIdentifier(type(of: instance as Any)))
+        if typeWithoutProperties.load(ordering: .relaxed) == dynamicType { return nil }
+        return reflectedInjection(into: instance, of: registration, dynamicType: dynamicType)
+    }
+
+    /// The slow path of ``injection(into:of:)``: reflection, remembered if it finds nothing.
+    @usableFromInline
+    func reflectedInjection<Service>(
+        into instance: Service,
+        of registration: Registration<Service>,
+        dynamicType: UInt
+    ) -> (@Sendable (Resolution, Service) throws -> Void)? {
+        let properties = AutoInjection.properties(of: instance)
+        guard !properties.isEmpty else {
+            typeWithoutProperties.store(dynamicType, ordering: .relaxed)
+            return nil
+        }
+        return { resolution, _ in
+            for property in properties {
+                do throws(InjectionError) {
+                    try property.inject(from: resolution)
+                } catch {
+                    throw error.neededBy(registration)
+                }
+            }
+        }
+    }
+}
+
+extension InjectionError {
+    /// This error as one of the resolution that created `registration`'s instance: the
+    /// container's error with the instance and the property on its path, such as
+    /// `Server is not registered, needed by Client (App.swift:9) → @Inject property (Client.swift:3).`
+    ///
+    /// A cycle is reported as it is: it runs between registrations, not through the property.
+    func neededBy<Service>(_ registration: Registration<Service>) -> any Error {
+        guard let resolutionError, resolutionError.kind != .cycle else { return self }
+        let property = ResolutionError.Step(service: declaration, location: location)
+        return ResolutionError(
+            kind: resolutionError.kind,
+            service: resolutionError.service,
+            path: [registration.step, property] + resolutionError.path,
+            availableRegistrations: resolutionError.availableRegistrations,
+            underlyingError: resolutionError.underlyingError
+        )
+    }
+}
