@@ -107,27 +107,18 @@ func resolveSingletons(_ container: TraitInjection.Container, threads: Int, shar
     }
 }
 
-/// The same loops with no container: each thread stores a strong reference copied out of an
-/// array, so only reference counts are written. Both threads copying the same one bounds what any
-/// container can reach when two threads resolve the same singleton.
+/// The same loops with no container: each thread takes a new strong reference to an object and
+/// hands it to an opaque call, as a singleton resolve does, so only its reference count is written.
+/// Both threads taking the same one bounds what any container can reach when two threads resolve
+/// the same singleton.
 func retainObjects(_ objects: [any AnyObject & Sendable], threads: Int, shared: Bool = false) {
-    final class Holder: @unchecked Sendable {
-        var object: AnyObject?
-    }
     DispatchQueue.concurrentPerform(iterations: threads) { thread in
-        let index = shared ? 0 : thread
-        let holder = Holder()
+        let object = objects[shared ? 0 : thread]
         for _ in 0..<scalingOperations {
-            holder.object = passThrough(objects[index])
+            // An explicit retain, released after the opaque call: the optimiser can remove neither.
+            blackHole(Unmanaged.passUnretained(object).retain().takeRetainedValue())
         }
-        blackHole(holder)
     }
-}
-
-/// Returns `object`, out of the optimiser's sight, so that each loop really stores a new reference.
-@inline(never)
-func passThrough(_ object: AnyObject) -> AnyObject {
-    object
 }
 
 /// Two cached singletons, created before the scaling benchmarks measure anything.

@@ -21,7 +21,7 @@
 /// ```
 ///
 /// The first access resolves the service and keeps it; later accesses return the same instance
-/// (one uncontended lock, no allocation). Setting the property replaces the value, as a test or a
+/// (one atomic load: no lock, no allocation). Setting the property replaces the value, as a test or a
 /// preview does. When a ``Container`` creates an instance, it fills in its `@Inject` properties
 /// itself, within the same resolution, so graph-scoped services are shared and cycles close (see
 /// ``Container/autoInject(into:)``).

@@ -1,3 +1,5 @@
+public import Synchronization
+
 /// The value behind one ``Inject`` or ``WeakInject`` property: resolved on first access or by
 /// auto-injection, then kept (strongly or weakly) until the property is set.
 ///
@@ -7,34 +9,74 @@
 ///
 /// The service is resolved with no lock held, since factories are user code. When several
 /// threads access an unresolved property at once, each may resolve it, but only the first value
-/// published is kept, and every access returns that one.
+/// published (one atomic compare-and-swap) is kept, and every access returns that one.
 @usableFromInline
 final class InjectionStorage<Service>: Sendable {
+    /// What a property holds once it is resolved or set: a service held strongly, or an object
+    /// held weakly.
+    ///
+    /// It is written once and never changed (setting the property makes a new storage), which is
+    /// what lets a read skip every lock.
+    ///
+    /// `@unchecked Sendable` because `Service` need not be `Sendable`. A property hands its
+    /// service to whichever thread reads it, just as a container hands a service to whichever
+    /// thread resolves it. ``Inject`` and ``WeakInject`` are `Sendable` only when `Service` is.
     @usableFromInline
-    enum State {
-        case unresolved
-        case strong(Service)
-        case weak(WeakReference)
+    final class Held: @unchecked Sendable {
+        /// The service, if held strongly.
+        @usableFromInline let service: Service?
+        /// The object, if held weakly: `nil` once it is gone.
+        @usableFromInline weak let object: AnyObject?
+        @usableFromInline let isWeak: Bool
+
+        init(service: Service) {
+            self.service = service
+            object = nil
+            isWeak = false
+        }
+
+        init(weakly object: AnyObject?) {
+            service = nil
+            self.object = object
+            isWeak = true
+        }
     }
 
-    /// A class, not a struct, so that copying a `State` is a retain rather than a weak-reference
-    /// copy through the type's value witnesses, on the `@Inject` read path too.
+    /// The address of the ``Held`` value, retained, or 0 until the property is resolved or set.
+    ///
+    /// It is published once, by a compare-and-swap from 0, and never replaced, so a read is one
+    /// inlined atomic load. (An `AtomicLazyReference` would do the same, but its `load()` is a
+    /// call into the Synchronization module that retains and releases the value on every read.)
     @usableFromInline
-    final class WeakReference {
-        @usableFromInline weak var object: AnyObject?
-
-        init(object: AnyObject?) { self.object = object }
-    }
-
-    @usableFromInline
-    let state: Locked<State>
+    let published = Atomic<UInt>(0)
     let request: InjectionRequest<Service>
     let holdsWeakly: Bool
 
     init(_ request: InjectionRequest<Service>, holdsWeakly: Bool) {
-        state = Locked.make(.unresolved)
         self.request = request
         self.holdsWeakly = holdsWeakly
+    }
+
+    deinit {
+        let address = published.load(ordering: .acquiring)
+        if address != 0 { Unmanaged<Held>.fromOpaque(UnsafeRawPointer(bitPattern: address)!).release() }
+    }
+
+    /// Reads the published value, without retaining it, or returns `nil` if there is none yet.
+    @inlinable @inline(__always)
+    func withHeld<Result>(_ body: (Held) -> Result) -> Result? {
+        let address = published.load(ordering: .acquiring)
+        guard let pointer = UnsafeRawPointer(bitPattern: address) else { return nil }
+        // The storage owns one reference to the published value until it deinits.
+        return Unmanaged<Held>.fromOpaque(pointer)._withUnsafeGuaranteedRef(body)
+    }
+
+    /// Publishes `held` unless a value already is; returns whether `held` is the one published.
+    func publish(_ held: Held) -> Bool {
+        let address = UInt(bitPattern: Unmanaged.passRetained(held).toOpaque())
+        let (won, _) = published.compareExchange(expected: 0, desired: address, ordering: .acquiringAndReleasing)
+        if !won { Unmanaged.passUnretained(held).release() }
+        return won
     }
 
     /// The storage of a property declared as `declaration` (`@Inject property`) at `file`:`line`.
@@ -59,7 +101,9 @@ final class InjectionStorage<Service>: Sendable {
     /// A storage for the same request that holds `value`, set by hand.
     func replacing(with value: Service?) -> InjectionStorage<Service> {
         let storage = InjectionStorage(request, holdsWeakly: holdsWeakly)
-        storage.state.withLock { $0 = Self.state(holding: value, weakly: holdsWeakly) }
+        if let held = Self.held(value, weakly: holdsWeakly) {
+            _ = storage.publish(held)
+        }
         return storage
     }
 
@@ -67,25 +111,20 @@ final class InjectionStorage<Service>: Sendable {
 
     /// The strongly held service: an ``Inject`` property's read, resolving from
     /// ``Container/shared`` on first access and stopping with an ``InjectionError`` if it cannot.
+    ///
+    /// After the first access this is one atomic load and a retain: no lock, no allocation.
     @inlinable
     var strongValue: Service {
-        let held = state.withLock { state -> Service? in
-            if case .strong(let service) = state { return service }
-            return nil
-        }
-        return held ?? resolveOrStop()!
+        if let service = withHeld({ $0.service }) ?? nil { return service }
+        return resolveOrStop()!
     }
 
     /// What the property holds, or `.none` if it has not been resolved or set.
     @inlinable
     var heldValue: Service?? {
-        // A weak reference is written only when it is created, so it is loaded after the lock,
-        // and the object it yields is released by the caller.
-        let state = state.withLock { $0 }
-        switch state {
-        case .unresolved: return .none
-        case .strong(let service): return .some(service)
-        case .weak(let reference): return .some(reference.object.flatMap { $0 as? Service })
+        withHeld { held in
+            guard held.isWeak else { return held.service }
+            return held.object.flatMap { $0 as? Service }
         }
     }
 
@@ -119,18 +158,14 @@ final class InjectionStorage<Service>: Sendable {
                 location: request.location
             )
         }
-        let published = Self.state(holding: made, weakly: holdsWeakly)
-        let won = state.withLock { state -> Bool in
-            guard case .unresolved = state else { return false }
-            state = published
-            return true
-        }
-        // Another thread published first: use its value; `made` is released here, after the lock.
-        return won ? made : heldValue ?? made
+        // The first value published wins; another thread's `made` is released by that thread.
+        guard let fresh = Self.held(made, weakly: holdsWeakly) else { return made }
+        return publish(fresh) ? made : heldValue ?? made
     }
 
-    private static func state(holding value: Service?, weakly: Bool) -> State {
-        guard weakly else { return value.map(State.strong) ?? .unresolved }
-        return .weak(WeakReference(object: value.map { $0 as AnyObject }))
+    /// What a property holding `value` holds, or `nil` for a strong property given `nil`.
+    private static func held(_ value: Service?, weakly: Bool) -> Held? {
+        guard weakly else { return value.map(Held.init(service:)) }
+        return Held(weakly: value.map { $0 as AnyObject })
     }
 }

@@ -43,6 +43,25 @@ struct InjectTests {
         }
     }
 
+    @Test("The property keeps its service while its holder lives, and lets it go with the holder")
+    func releasedWithItsHolder() {
+        let container = Container()
+        container.register(RestaurantLister.self) { _ in RestaurantLister() }.inScope(.transient)
+        weak var resolved: RestaurantLister?
+        weak var replaced: RestaurantLister?
+        Container.withShared(container) {
+            var viewController: RestaurantListViewController? = RestaurantListViewController()
+            resolved = viewController?.lister
+            #expect(resolved != nil)
+            viewController?.lister = RestaurantLister(restaurants: ["Set"])
+            replaced = viewController?.lister
+            #expect(resolved == nil)  // Setting lets go of the resolved value.
+            #expect(replaced != nil)
+            viewController = nil
+        }
+        #expect(replaced == nil)
+    }
+
     @Test("Setting the property overrides the resolved value")
     func settable() {
         let stub = RestaurantLister(restaurants: ["Stub"])
