@@ -109,7 +109,9 @@ public final class Resolution: Resolver {
         arguments: repeat each Argument
     ) throws(ResolutionError) -> Service {
         let key = ServiceKey(Service.self, name: name, arguments: (repeat each Argument).self)
-        guard let found = container.registration(for: key) else {
+        // The container is not retained for the lookup: the top-level resolve's caller holds it.
+        let found = Unmanaged.passUnretained(container)._withUnsafeGuaranteedRef { $0.registration(for: key) }
+        guard let found else {
             throw notRegistered(service, name: name, arguments: (repeat each Argument).self)
         }
         // The snapshot the registration was found in keeps it alive: no need to retain it.

@@ -59,7 +59,13 @@ final class AutoInjectionCache: Sendable {
         into instance: Service,
         of registration: Registration<Service>
     ) -> (@Sendable (Resolution, Service) throws -> Void)? {
-        let dynamicType = UInt(bitPattern: ObjectIdentifier(type(of: instance as Any)))
+        let dynamicType: UInt
+        if Service.self is AnyObject.Type {
+            // A class instance: its isa pointer, without boxing it in an `Any`.
+            dynamicType = UInt(bitPattern: ObjectIdentifier(type(of: unsafeBitCast(instance, to: AnyObject.self))))
+        } else {
+            dynamicType = UInt(bitPattern: ObjectIdentifier(type(of: instance as Any)))
+        }
         if typeWithoutProperties.load(ordering: .relaxed) == dynamicType { return nil }
         return reflectedInjection(into: instance, of: registration, dynamicType: dynamicType)
     }

@@ -65,6 +65,26 @@ struct AutoInjectionTests {
         #expect(derived.lister.restaurants == ["Noma"])
     }
 
+    @Test("The instance's own class decides, not the registered type, on every resolve")
+    func dynamicTypeDecides() throws {
+        let container = Container()
+        let resolves = Counter()
+        container.register(RestaurantLister.self) { _ in RestaurantLister(restaurants: ["Noma"]) }
+        container.register(Plain.self) { _ in
+            resolves.increment() == 1 ? Plain() : PlainWithLister()
+        }.inScope(.transient)
+        // The first instance has no injected property, which the registration remembers…
+        #expect(!(try container.resolve(Plain.self) is PlainWithLister))
+        // …yet a subclass instance of the same registration still has its property filled in.
+        let subclass = try #require(try container.resolve(Plain.self) as? PlainWithLister)
+        // Were it skipped, the first access would resolve it from the shared container instead.
+        let shared = Container()
+        shared.register(RestaurantLister.self) { _ in RestaurantLister(restaurants: ["Shared"]) }
+        Container.withShared(shared) {
+            #expect(subclass.lister.restaurants == ["Noma"])
+        }
+    }
+
     @Test("A property set by the factory is left alone")
     func setPropertiesAreKept() throws {
         let container = Container()

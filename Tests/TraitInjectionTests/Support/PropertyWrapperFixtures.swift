@@ -85,6 +85,13 @@ final class Derived: Base {
     @Inject var lister: RestaurantLister
 }
 
+/// A class with no injected property, and a subclass that has one.
+class Plain {}
+
+final class PlainWithLister: Plain {
+    @Inject var lister: RestaurantLister
+}
+
 /// Two properties that share a graph-scoped service.
 final class Pair {
     @Inject var first: Service
