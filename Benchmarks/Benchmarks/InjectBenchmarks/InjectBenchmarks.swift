@@ -8,10 +8,15 @@ import TraitInjection
 
 final class Service: Sendable {}
 
+/// The service held weakly. A different object from `Service`: an object with a weak reference
+/// to it keeps its reference count in a side table, which makes every retain of it slower, and
+/// the `@Inject` row must not pay for that.
+final class WeaklyHeldService: Sendable {}
+
 /// A consumer whose dependencies are injected.
 struct Consumer: Sendable {
     @Inject var service: Service
-    @WeakInject var weakService: Service?
+    @WeakInject var weakService: WeaklyHeldService?
 }
 
 /// The floor: the same reference in a stored property, read under one uncontended lock.
@@ -24,18 +29,19 @@ final class StoredPropertyFloor: Sendable {
     func read() -> Service { lock.withLock { _ in service } }
 }
 
-/// A consumer whose properties have been accessed once, and the service they hold.
-func resolvedConsumer() -> (consumer: Consumer, service: Service) {
+/// A consumer whose properties have been accessed once, and the services they hold.
+func resolvedConsumer() -> (consumer: Consumer, services: (Service, WeaklyHeldService)) {
     let container = Container()
-    let service = Service()
-    container.register(Service.self, instance: service)
+    let services = (Service(), WeaklyHeldService())
+    container.register(Service.self, instance: services.0)
+    container.register(WeaklyHeldService.self, instance: services.1)
     let consumer = Consumer()
     do {
         try container.autoInject(into: consumer)
     } catch {
         fatalError("\(error)")
     }
-    return (consumer, service)
+    return (consumer, services)
 }
 
 let benchmarks: @Sendable () -> Void = {
