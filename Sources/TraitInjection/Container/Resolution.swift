@@ -185,8 +185,11 @@ public final class Resolution: Resolver {
         path.append(Frame(registration))
         let instance: Service
         do {
-            let factory = unsafeDowncast(registration.factory, to: FactoryBox<Service, repeat each Argument>.self)
-            instance = try factory(self, repeat each arguments)
+            // The registration keeps its factory: it is called without retaining it.
+            instance = try Unmanaged.passUnretained(registration.factory)._withUnsafeGuaranteedRef { box in
+                let factory = unsafeDowncast(box, to: FactoryBox<Service, repeat each Argument>.self)
+                return try factory(self, repeat each arguments)
+            }
         } catch {
             if keepsInstance { registration.cell.abandon() }
             defer { path.removeLast() }
