@@ -35,6 +35,10 @@ public final class Container: Sendable, Resolver {
     @usableFromInline
     let published = Atomic<UInt>(0)
 
+    /// The slot holding each thread's reusable resolution.
+    @usableFromInline
+    let threadResolution = ThreadResolution.shared
+
     /// Creates an empty container, optionally falling back to `parent`'s registrations.
     public init(parent: Container? = nil) {
         self.parent = parent
@@ -112,30 +116,25 @@ public final class Container: Sendable, Resolver {
         guard let found = registration(for: key) else {
             return try failToResolve(service, name: name, arguments: repeat each arguments)
         }
-        // The registration is used without retaining it: the published snapshot keeps it alive.
-        let result = found._withUnsafeGuaranteedRef { object -> Result<Service, ResolutionError> in
-            let registration = unsafeDowncast(object, to: Registration<Service>.self)
-            // A kept singleton needs no resolution at all.
-            if registration.scope == .container, let kept = registration.cell.strongInstance {
-                return .success(kept)
-            }
-            return resolveWithResolution(registration, arguments: repeat each arguments)
+        // Not retained: the published snapshot keeps the registration alive.
+        unowned(unsafe) let registration = unsafeDowncast(found.takeUnretainedValue(), to: Registration<Service>.self)
+        // A kept singleton needs no resolution at all.
+        if registration.scope == .container, let kept = registration.cell.strongInstance {
+            return kept
         }
-        return try result.get()
+        return try resolveWithResolution(registration, arguments: repeat each arguments)
     }
 
     @inlinable
     func resolveWithResolution<Service, each Argument>(
         _ registration: Registration<Service>,
         arguments: repeat each Argument
-    ) -> Result<Service, ResolutionError> {
-        let resolution = Resolution.acquire(for: self)
-        defer { Resolution.release(resolution) }
-        do throws(ResolutionError) {
-            return .success(try resolution.resolve(registration, arguments: repeat each arguments))
-        } catch {
-            return .failure(error)
-        }
+    ) throws(ResolutionError) -> Service {
+        let borrowed = Resolution.acquire(for: self)
+        defer { Resolution.release(borrowed) }
+        // Not retained: this thread's slot (or, for a nested resolve, `borrowed`) owns it.
+        unowned(unsafe) let resolution = borrowed.takeUnretainedValue()
+        return try resolution.resolve(registration, arguments: repeat each arguments)
     }
 
     /// Not registered: a resolution builds the error, with what is registered.
@@ -237,14 +236,20 @@ public final class Container: Sendable, Resolver {
 
     /// The registration for `key`, here or in the parent chain, as an unretained reference: the
     /// snapshot it was found in keeps it alive as long as the container.
-    @inlinable
+    @inlinable @inline(__always)
     func registration(for key: ServiceKey) -> Unmanaged<AnyObject>? {
         if let local = localRegistration(for: key) { return local }
-        return parent?.registration(for: key)
+        return parentRegistration(for: key)
+    }
+
+    /// The registration for `key` in the parent chain.
+    @usableFromInline
+    func parentRegistration(for key: ServiceKey) -> Unmanaged<AnyObject>? {
+        parent?.registration(for: key)
     }
 
     /// The registration for `key` in this container, looked up in the published snapshot.
-    @inlinable
+    @inlinable @inline(__always)
     func localRegistration(for key: ServiceKey) -> Unmanaged<AnyObject>? {
         guard let snapshot = UnsafeRawPointer(bitPattern: published.load(ordering: .acquiring)) else {
             return publishSnapshot().registration(for: key)
@@ -332,7 +337,7 @@ final class RegistrySnapshot: @unchecked Sendable {
     }
 
     /// The registration filed under `key`.
-    @inlinable
+    @inlinable @inline(__always)
     func registration(for key: ServiceKey) -> Unmanaged<AnyObject>? {
         var index = RegistrationTable.slot(for: key, mask: mask)
         while let candidate = keys[index] {

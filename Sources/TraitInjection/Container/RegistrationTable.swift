@@ -12,7 +12,7 @@ struct RegistrationTable: Sendable {
 
     init() {}
 
-    @inlinable
+    @inlinable @inline(__always)
     static func slot(for key: ServiceKey, mask: Int) -> Int {
         var hash = UInt(bitPattern: key.service) &* 0x9E37_79B9_7F4A_7C15
         hash ^= UInt(bitPattern: key.arguments) &* 0xC2B2_AE3D_27D4_EB4F

@@ -69,32 +69,61 @@ public final class Resolution: Resolver {
 
     // MARK: Reuse
 
-    /// A resolution for a top-level resolve on `container`: this thread's idle one if it has one,
-    /// so that a resolve allocates nothing for its bookkeeping.
+    /// Whether this is a thread's reusable resolution, owned by its thread-local slot.
+    @exclusivity(unchecked) private var isThreadResolution = false
+    /// Whether a top-level resolve is using this thread's resolution right now.
+    @exclusivity(unchecked) private var isInUse = false
+
+    /// A resolution for a top-level resolve on `container`: this thread's reusable one unless a
+    /// resolve on this thread is already using it, so that a resolve allocates nothing for its
+    /// bookkeeping. Hand it back with ``release(_:)``.
     @usableFromInline
-    static func acquire(for container: Container) -> Resolution {
-        guard let pointer = ThreadResolution.take() else { return Resolution(borrowing: container) }
-        let resolution = Unmanaged<Resolution>.fromOpaque(pointer).takeRetainedValue()
-        resolution.container = container
-        return resolution
+    static func acquire(for container: Container) -> Unmanaged<Resolution> {
+        let slot = container.threadResolution
+        if let pointer = slot.pointer {
+            let reusable = Unmanaged<Resolution>.fromOpaque(pointer)
+            let isFree = reusable._withUnsafeGuaranteedRef { resolution in
+                guard !resolution.isInUse else { return false }
+                resolution.isInUse = true
+                resolution.container = container
+                return true
+            }
+            // A nested top-level resolve on this thread makes its own, owned by the caller.
+            return isFree ? reusable : Unmanaged.passRetained(Resolution(borrowing: container))
+        }
+        // This thread's first resolve: its resolution goes into the slot, which owns it.
+        let resolution = Resolution(borrowing: container)
+        resolution.isThreadResolution = true
+        resolution.isInUse = true
+        let owned = Unmanaged.passRetained(resolution)
+        slot.store(owned.toOpaque())
+        return owned
     }
 
-    /// Hands a finished top-level resolution back for reuse on this thread, unless a factory kept
-    /// a reference to it (then it stays that factory's, and this thread makes a new one).
+    /// Hands back a resolution from ``acquire(for:)`` once its top-level resolve is done.
+    ///
+    /// If a factory kept a reference to it, it stays that factory's and keeps its container
+    /// alive from now on; the thread makes a new one next time.
     @usableFromInline
-    static func release(_ resolution: consuming Resolution) {
-        var resolution = resolution
-        guard isKnownUniquelyReferenced(&resolution) else {
-            // A factory kept it: from now on it must keep its container alive itself.
+    static func release(_ unmanaged: Unmanaged<Resolution>) {
+        // The slot's reference (or the caller's, for a nested one), taken over for the check.
+        var resolution = unmanaged.takeRetainedValue()
+        let isKept = !isKnownUniquelyReferenced(&resolution)
+        if isKept {
             resolution.keepAlive = resolution.container
+            if resolution.isThreadResolution {
+                resolution.isThreadResolution = false
+                resolution.container.threadResolution.store(nil)
+            }
             return
         }
+        guard resolution.isThreadResolution else { return }
         if !resolution.graph.isEmpty { resolution.graph.removeAll() }
         if !resolution.path.isEmpty { resolution.path.removeAll(keepingCapacity: true) }
         if !resolution.pending.isEmpty { resolution.pending.removeAll(keepingCapacity: true) }
-        ThreadResolution.offer(Unmanaged.passRetained(resolution).toOpaque()) {
-            Unmanaged<Resolution>.fromOpaque($0).release()
-        }
+        resolution.isInUse = false
+        // The slot keeps its reference.
+        _ = Unmanaged.passRetained(resolution)
     }
 
     /// Resolves `service` registered under `name` with runtime `arguments`, as part of this
@@ -110,20 +139,12 @@ public final class Resolution: Resolver {
     ) throws(ResolutionError) -> Service {
         let key = ServiceKey(Service.self, name: name, arguments: (repeat each Argument).self)
         // The container is not retained for the lookup: the top-level resolve's caller holds it.
-        let found = Unmanaged.passUnretained(container)._withUnsafeGuaranteedRef { $0.registration(for: key) }
-        guard let found else {
+        guard let found = container.registration(for: key) else {
             throw notRegistered(service, name: name, arguments: (repeat each Argument).self)
         }
-        // The snapshot the registration was found in keeps it alive: no need to retain it.
-        let result = found._withUnsafeGuaranteedRef { object -> Result<Service, ResolutionError> in
-            do throws(ResolutionError) {
-                let registration = unsafeDowncast(object, to: Registration<Service>.self)
-                return .success(try resolve(registration, arguments: repeat each arguments))
-            } catch {
-                return .failure(error)
-            }
-        }
-        return try result.get()
+        // Not retained: the snapshot the registration was found in keeps it alive.
+        unowned(unsafe) let registration = unsafeDowncast(found.takeUnretainedValue(), to: Registration<Service>.self)
+        return try resolve(registration, arguments: repeat each arguments)
     }
 
     /// Resolves the unnamed registration of `service`, passing `arguments` to its factory.
@@ -215,8 +236,9 @@ public final class Resolution: Resolver {
     }
 
     /// Where `registration` is on the path: the start of a cycle.
-    @inlinable
+    @inlinable @inline(__always)
     func pathIndex(of registration: AnyObject) -> Int? {
+        if path.isEmpty { return nil }
         var index = path.startIndex
         while index < path.endIndex {
             if path[index].registration === registration { return index }

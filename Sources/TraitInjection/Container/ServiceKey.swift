@@ -11,6 +11,19 @@ struct ServiceKey: Hashable, Sendable {
         self.name = name
         arguments = ObjectIdentifier((repeat each Argument).self)
     }
+
+    /// The type identities first: they tell most keys apart without looking at a name.
+    @inlinable @inline(__always)
+    static func == (lhs: ServiceKey, rhs: ServiceKey) -> Bool {
+        lhs.service == rhs.service && lhs.arguments == rhs.arguments && lhs.name == rhs.name
+    }
+
+    @inlinable
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(service)
+        hasher.combine(arguments)
+        hasher.combine(name)
+    }
 }
 
 /// How a registration is shown in errors: `Animal`, `Animal (name: "dog")`,

@@ -1,18 +1,29 @@
 #if canImport(Darwin)
-    import Darwin
+    public import Darwin
 #elseif canImport(Glibc)
-    import Glibc
+    public import Glibc
 #elseif canImport(Musl)
-    import Musl
+    public import Musl
 #endif
 
-/// Each thread's idle ``Resolution``, kept in thread-local storage between top-level resolves.
+/// The thread-local slot that holds each thread's reusable ``Resolution`` between top-level
+/// resolves.
 ///
-/// A resolve runs synchronously on one thread, so taking the idle resolution out of the slot
-/// while it is in use makes it exclusive to that resolve; a nested top-level resolve finds the
-/// slot empty and makes its own.
-enum ThreadResolution {
-    private static let key: pthread_key_t = {
+/// The slot owns one reference to its thread's resolution, released when the thread exits. A
+/// resolve borrows the resolution without retaining it and marks it in use, so that a nested
+/// top-level resolve on the same thread makes one of its own.
+///
+/// There is one slot in the process (thread-local keys are scarce); each container copies it,
+/// so that a resolve reads it without the check of a lazily initialised global.
+@usableFromInline
+struct ThreadResolution: Sendable {
+    @usableFromInline
+    let key: pthread_key_t
+
+    /// The process's slot.
+    static let shared = ThreadResolution()
+
+    private init() {
         var key = pthread_key_t()
         let result = pthread_key_create(&key) { pointer in
             #if canImport(Darwin)
@@ -22,23 +33,17 @@ enum ThreadResolution {
             #endif
         }
         precondition(result == 0, "pthread_key_create failed: \(result)")
-        return key
-    }()
-
-    /// Takes this thread's idle resolution (a +1 reference), leaving the slot empty.
-    static func take() -> UnsafeMutableRawPointer? {
-        guard let pointer = pthread_getspecific(key) else { return nil }
-        pthread_setspecific(key, nil)
-        return pointer
+        self.key = key
     }
 
-    /// Stores `pointer` (a +1 reference) as this thread's idle resolution, or drops it with
-    /// `release` if the slot is taken.
-    static func offer(_ pointer: UnsafeMutableRawPointer, release: (UnsafeMutableRawPointer) -> Void) {
-        guard pthread_getspecific(key) == nil else {
-            release(pointer)
-            return
-        }
+    /// This thread's resolution (unretained: the slot owns it), if it has one.
+    @inlinable
+    var pointer: UnsafeMutableRawPointer? { pthread_getspecific(key) }
+
+    /// Makes `pointer` (a +1 reference, now the slot's) this thread's resolution, or empties the
+    /// slot with `nil` (whoever took the slot's reference releases it).
+    @usableFromInline
+    func store(_ pointer: UnsafeMutableRawPointer?) {
         pthread_setspecific(key, pointer)
     }
 }
