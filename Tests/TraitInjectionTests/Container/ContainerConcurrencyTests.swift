@@ -136,6 +136,31 @@ struct ContainerReentrancyTests {
         #expect(try keeper.resolver?.resolve(Int.self) == 7)
     }
 
+    @Test("A resolver kept from a nested top-level resolve stays usable, and so does this thread's own")
+    func keptNestedResolver() throws {
+        final class Keeper: @unchecked Sendable {
+            var resolver: (any Resolver)?
+        }
+        let keeper = Keeper()
+        let container = Container()
+        let other = Container()
+        other.register(Int.self) { _ in 11 }
+        container.register(Int.self) { _ in 7 }
+        container.register(Service.self) { resolver in
+            keeper.resolver = resolver
+            return Service(number: 1)
+        }
+        // The outer resolve holds this thread's resolution; the nested one gets its own and keeps it.
+        container.register(String.self) { r in
+            "\(try container.resolve(Service.self).number + r.resolve(Int.self))"
+        }
+        #expect(try container.resolve(String.self) == "8")
+        // This thread's resolution serves another container, then this one again.
+        #expect(try other.resolve(Int.self) == 11)
+        #expect(try container.resolve(String.self) == "8")
+        #expect(try keeper.resolver?.resolve(Int.self) == 7)
+    }
+
     @Test("A kept resolver keeps its container alive after every other reference is gone")
     func keptResolverOutlivesContainer() throws {
         final class Keeper: @unchecked Sendable {
