@@ -116,13 +116,15 @@ public final class Container: Sendable, Resolver {
         guard let found = registration(for: key) else {
             return try failToResolve(service, name: name, arguments: repeat each arguments)
         }
-        // Not retained: the published snapshot keeps the registration alive.
-        unowned(unsafe) let registration = unsafeDowncast(found.takeUnretainedValue(), to: Registration<Service>.self)
-        // A kept singleton needs no resolution at all.
-        if registration.scope == .container, let kept = registration.cell.strongInstance {
-            return kept
+        // Neither the registration nor its cell is retained: the published snapshot keeps them alive.
+        return try found.withBorrowed { object throws(ResolutionError) in
+            let registration = unsafeDowncast(object, to: Registration<Service>.self)
+            // A kept singleton needs no resolution at all.
+            if registration.scope == .container, let kept = registration.cell.strongInstance {
+                return kept
+            }
+            return try resolveWithResolution(registration, arguments: repeat each arguments)
         }
-        return try resolveWithResolution(registration, arguments: repeat each arguments)
     }
 
     @inlinable
@@ -133,8 +135,9 @@ public final class Container: Sendable, Resolver {
         let borrowed = Resolution.acquire(for: self)
         defer { Resolution.release(borrowed) }
         // Not retained: this thread's slot (or, for a nested resolve, `borrowed`) owns it.
-        unowned(unsafe) let resolution = borrowed.takeUnretainedValue()
-        return try resolution.resolve(registration, arguments: repeat each arguments)
+        return try borrowed.withBorrowed { resolution throws(ResolutionError) in
+            try resolution.resolve(registration, arguments: repeat each arguments)
+        }
     }
 
     /// Not registered: a resolution builds the error, with what is registered.

@@ -1,3 +1,5 @@
+public import Synchronization
+
 #if canImport(Darwin)
     import Darwin
 #elseif canImport(Glibc)
@@ -12,6 +14,12 @@
 /// The first resolver marks the cell as being created and runs the factory with no lock held;
 /// others wait (yielding, then sleeping briefly) until it publishes the instance, or until it
 /// fails, in which case one of them tries again.
+///
+/// A strongly kept instance is also published in a ``Kept`` box behind an atomic address, which
+/// a resolve reads without the lock. Each such read is counted in `readers` while it runs; a
+/// reset clears the address, then waits (under the lock, which new readers then queue on) until
+/// no read is in flight before it lets the box go, so that no read can retain an instance the
+/// reset has already released.
 @usableFromInline
 final class InstanceCell<Service>: Sendable {
     @usableFromInline
@@ -36,8 +44,35 @@ final class InstanceCell<Service>: Sendable {
         case create
     }
 
+    /// A strongly kept instance, in an immutable box whose address is published for lock-free
+    /// reads.
+    @usableFromInline
+    final class Kept {
+        @usableFromInline let instance: Service
+
+        init(_ instance: Service) { self.instance = instance }
+    }
+
     @usableFromInline
     let state = Locked.make(State.empty, ownCacheLines: true)
+
+    /// Keeps `readers` and `keptAddress`, which every read of a singleton writes or reads, off any
+    /// cache line that another object's hot fields could share (two singletons' counters side by
+    /// side would make threads resolving different singletons slow each other down).
+    private let leadingPadding: CacheLinePadding = (0, 0, 0, 0, 0, 0, 0, 0)
+    /// The lock-free reads of `keptAddress` in flight.
+    @usableFromInline
+    let readers = Atomic<Int>(0)
+    /// The address of the ``Kept`` box (retained by the cell) while the state is `.strong`, else 0.
+    @usableFromInline
+    let keptAddress = Atomic<UInt>(0)
+    private let trailingPadding: CacheLinePadding = (0, 0, 0, 0, 0, 0, 0, 0)
+
+    deinit {
+        if let address = UnsafeRawPointer(bitPattern: keptAddress.load(ordering: .acquiring)) {
+            Unmanaged<Kept>.fromOpaque(address).release()
+        }
+    }
 
     /// The cached instance, if there is one, without waiting.
     @usableFromInline
@@ -54,13 +89,20 @@ final class InstanceCell<Service>: Sendable {
         return object.flatMap { $0 as? Service }
     }
 
-    /// The strongly kept instance, if any: the fast path of a cached `.container` singleton.
+    /// The strongly kept instance, if any: the fast path of a cached `.container` singleton,
+    /// with no lock.
     @inlinable
     var strongInstance: Service? {
-        state.withLock { state in
-            if case .strong(let instance) = state { return instance }
+        // Sequentially consistent: a reset that clears the address and then sees no reader in
+        // flight is ordered before this read's count, so the read then sees the cleared address.
+        readers.wrappingAdd(1, ordering: .sequentiallyConsistent)
+        defer { readers.wrappingSubtract(1, ordering: .releasing) }
+        guard let address = UnsafeRawPointer(bitPattern: keptAddress.load(ordering: .sequentiallyConsistent)) else {
             return nil
         }
+        // The cell's reference keeps the box alive until the reset that takes it has seen this
+        // read end; the instance is retained for the caller before that.
+        return Unmanaged<Kept>.fromOpaque(address)._withUnsafeGuaranteedRef { $0.instance }
     }
 
     /// Returns the cached instance, or the right to create it, waiting while another thread is
@@ -94,18 +136,20 @@ final class InstanceCell<Service>: Sendable {
     @usableFromInline
     func publish(_ instance: Service, weakly: Bool) {
         let newState: State
+        var kept: Unmanaged<Kept>?
         if weakly, type(of: instance) is AnyClass {
             newState = .weak(WeakBox(instance as AnyObject))
         } else if weakly {
             newState = .empty  // A value type cannot be held weakly: behave like `.transient`.
         } else {
             newState = .strong(instance)
+            kept = Unmanaged.passRetained(Kept(instance))
         }
-        let old = state.withLock { state -> State in
+        let old = state.withLock { state -> (State, Unmanaged<Kept>?) in
             defer { state = newState }
-            return state
+            return (state, exchangeKept(kept))
         }
-        _ = old
+        old.1?.release()
     }
 
     /// Gives up a ``Claim/create`` after the factory failed, so that another resolver may try.
@@ -116,13 +160,31 @@ final class InstanceCell<Service>: Sendable {
 
     /// Drops the cached instance (released outside the lock).
     func reset() {
-        let old = state.withLock { state -> State in
+        let old = state.withLock { state -> (State, Unmanaged<Kept>?) in
+            let kept = exchangeKept(nil)
             guard case .creating = state else {
                 defer { state = .empty }
-                return state
+                return (state, kept)
             }
-            return .empty
+            return (.empty, kept)
         }
-        _ = old
+        old.1?.release()
+    }
+
+    /// Publishes `kept` (a retained box, or `nil`) for lock-free reads and returns the box it
+    /// replaces, retained, once no read can still be using it. Call with the lock held.
+    private func exchangeKept(_ kept: Unmanaged<Kept>?) -> Unmanaged<Kept>? {
+        let desired = kept.map { UInt(bitPattern: $0.toOpaque()) } ?? 0
+        let old = keptAddress.exchange(desired, ordering: .sequentiallyConsistent)
+        guard let address = UnsafeRawPointer(bitPattern: old) else { return nil }
+        // Reads that may have loaded the old address are still counted; later ones see the new
+        // address. A read runs no user code and never takes the lock, so this wait is short.
+        while readers.load(ordering: .sequentiallyConsistent) != 0 {
+            sched_yield()
+        }
+        return Unmanaged<Kept>.fromOpaque(address)
     }
 }
+
+/// Eight words: a cache line of padding.
+typealias CacheLinePadding = (Int, Int, Int, Int, Int, Int, Int, Int)

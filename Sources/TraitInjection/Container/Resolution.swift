@@ -143,8 +143,9 @@ public final class Resolution: Resolver {
             throw notRegistered(service, name: name, arguments: (repeat each Argument).self)
         }
         // Not retained: the snapshot the registration was found in keeps it alive.
-        unowned(unsafe) let registration = unsafeDowncast(found.takeUnretainedValue(), to: Registration<Service>.self)
-        return try resolve(registration, arguments: repeat each arguments)
+        return try found.withBorrowed { object throws(ResolutionError) in
+            try resolve(unsafeDowncast(object, to: Registration<Service>.self), arguments: repeat each arguments)
+        }
     }
 
     /// Resolves the unnamed registration of `service`, passing `arguments` to its factory.

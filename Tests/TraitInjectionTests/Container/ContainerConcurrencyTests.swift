@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 import Testing
 import TraitInjection
 
@@ -41,6 +42,48 @@ struct ContainerConcurrencyStressTests {
             return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
         }
         #expect(failures == 0)
+    }
+
+    @Test("Resetting a singleton while threads resolve it: each gets a live instance, each replaced one is released")
+    func resetWhileResolving() {
+        /// Counts its live instances, and says whether it still is one.
+        final class Tracked: Sendable {
+            let live: Counter
+            let marker = Atomic<Int>(42)
+            init(live: Counter) {
+                self.live = live
+                live.increment()
+            }
+            deinit {
+                marker.store(0, ordering: .releasing)
+                live.decrement()
+            }
+        }
+        let live = Counter()
+        let container = Container()
+        container.register(Tracked.self) { _ in Tracked(live: live) }.inScope(.container)
+        let dead = Counter()
+        // Threads, not tasks: the resets must run while the resolves do. (The window in which a
+        // read could meet a released instance is a few instructions wide, so this test checks
+        // the protocol's effects under contention; the reasoning is in InstanceCell.)
+        DispatchQueue.concurrentPerform(iterations: 3) { thread in
+            if thread == 0 {
+                for _ in 0..<2_000 {
+                    container.resetScopedInstances()
+                    usleepCompat(20)
+                }
+                return
+            }
+            for _ in 0..<20_000 {
+                // Every resolve must return a live instance: one whose deinit has not run.
+                if let tracked = try? container.resolve(Tracked.self), tracked.marker.load(ordering: .acquiring) != 42 {
+                    dead.increment()
+                }
+            }
+        }
+        #expect(dead.count == 0)
+        container.resetScopedInstances()
+        #expect(live.count == 0)
     }
 
     @Test("Registering and resolving from many tasks at once")

@@ -71,6 +71,8 @@ final class Counter: Sendable {
 
     @discardableResult
     func increment() -> Int { value.add(1, ordering: .acquiringAndReleasing).newValue }
+
+    func decrement() { value.subtract(1, ordering: .acquiringAndReleasing) }
 }
 
 /// A service with an identity, for scope tests.
