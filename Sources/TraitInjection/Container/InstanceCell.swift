@@ -19,7 +19,8 @@ public import Synchronization
 /// a resolve reads without the lock. Each such read is counted in `readers` while it runs; a
 /// reset clears the address, then waits (under the lock, which new readers then queue on) until
 /// no read is in flight before it lets the box go, so that no read can retain an instance the
-/// reset has already released.
+/// reset has already released. Threads count their reads on cache lines of their own, so threads
+/// reading the same singleton contend only on its reference count.
 @usableFromInline
 final class InstanceCell<Service>: Sendable {
     @usableFromInline
@@ -56,17 +57,12 @@ final class InstanceCell<Service>: Sendable {
     @usableFromInline
     let state = Locked.make(State.empty, ownCacheLines: true)
 
-    /// Keeps `readers` and `keptAddress`, which every read of a singleton writes or reads, off any
-    /// cache line that another object's hot fields could share (two singletons' counters side by
-    /// side would make threads resolving different singletons slow each other down).
-    private let leadingPadding: CacheLinePadding = (0, 0, 0, 0, 0, 0, 0, 0)
     /// The lock-free reads of `keptAddress` in flight.
     @usableFromInline
-    let readers = Atomic<Int>(0)
+    let readers = ReaderCount()
     /// The address of the ``Kept`` box (retained by the cell) while the state is `.strong`, else 0.
     @usableFromInline
     let keptAddress = Atomic<UInt>(0)
-    private let trailingPadding: CacheLinePadding = (0, 0, 0, 0, 0, 0, 0, 0)
 
     deinit {
         if let address = UnsafeRawPointer(bitPattern: keptAddress.load(ordering: .acquiring)) {
@@ -93,10 +89,10 @@ final class InstanceCell<Service>: Sendable {
     /// with no lock.
     @inlinable
     var strongInstance: Service? {
-        // Sequentially consistent: a reset that clears the address and then sees no reader in
-        // flight is ordered before this read's count, so the read then sees the cleared address.
-        readers.wrappingAdd(1, ordering: .sequentiallyConsistent)
-        defer { readers.wrappingSubtract(1, ordering: .releasing) }
+        // Counted, so that a reset that clears the address waits for this read to end before it
+        // lets the box go; a read counted after that wait loads the cleared address.
+        let stripe = readers.enter()
+        defer { readers.leave(stripe) }
         guard let address = UnsafeRawPointer(bitPattern: keptAddress.load(ordering: .sequentiallyConsistent)) else {
             return nil
         }
@@ -177,14 +173,9 @@ final class InstanceCell<Service>: Sendable {
         let desired = kept.map { UInt(bitPattern: $0.toOpaque()) } ?? 0
         let old = keptAddress.exchange(desired, ordering: .sequentiallyConsistent)
         guard let address = UnsafeRawPointer(bitPattern: old) else { return nil }
-        // Reads that may have loaded the old address are still counted; later ones see the new
-        // address. A read runs no user code and never takes the lock, so this wait is short.
-        while readers.load(ordering: .sequentiallyConsistent) != 0 {
-            sched_yield()
-        }
+        // Reads that may have loaded the old address are still counted; later ones load the new
+        // one. A read runs no user code and never takes the lock, so this wait is short.
+        readers.waitForReaders()
         return Unmanaged<Kept>.fromOpaque(address)
     }
 }
-
-/// Eight words: a cache line of padding.
-typealias CacheLinePadding = (Int, Int, Int, Int, Int, Int, Int, Int)
