@@ -24,16 +24,7 @@ struct ThreadResolution: Sendable {
     static let shared = ThreadResolution()
 
     private init() {
-        var key = pthread_key_t()
-        let result = pthread_key_create(&key) { pointer in
-            #if canImport(Darwin)
-                Unmanaged<AnyObject>.fromOpaque(pointer).release()
-            #else
-                if let pointer { Unmanaged<AnyObject>.fromOpaque(pointer).release() }
-            #endif
-        }
-        precondition(result == 0, "pthread_key_create failed: \(result)")
-        self.key = key
+        key = makeThreadLocalKey(releasingObjects: true)
     }
 
     /// This thread's resolution (unretained: the slot owns it), if it has one.

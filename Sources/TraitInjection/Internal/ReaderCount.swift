@@ -30,12 +30,7 @@ struct ReaderCount: ~Copyable, @unchecked Sendable {
     static var stripeStride: Int { 128 }
 
     /// Which stripe each thread counts in, plus one (0: none yet), in thread-local storage.
-    private static let threadStripeKey: pthread_key_t = {
-        var key = pthread_key_t()
-        let result = pthread_key_create(&key, nil)
-        precondition(result == 0, "pthread_key_create failed: \(result)")
-        return key
-    }()
+    private static let threadStripeKey = makeThreadLocalKey(releasingObjects: false)
 
     /// The stripe the next thread to read gets.
     private static let nextStripe = Atomic<Int>(0)
