@@ -14,22 +14,6 @@
 /// A resolution belongs to the thread running the factory: use it there, during the factory (a
 /// resolution kept for later still works, and keeps its container alive).
 public final class Resolution: Resolver {
-    /// A service being created; its description is only built if an error needs it.
-    ///
-    /// The registration is not retained: the resolve that pushed the frame holds it until it pops
-    /// the frame.
-    @usableFromInline
-    struct Frame {
-        @usableFromInline unowned(unsafe) let registration: any AnyRegistration
-
-        @usableFromInline
-        init(_ registration: any AnyRegistration) {
-            self.registration = registration
-        }
-
-        var step: ResolutionError.Step { registration.step }
-    }
-
     /// Where lookups start: the container the top-level `resolve` was called on.
     ///
     /// Not retained while a top-level `resolve` runs (its caller holds the container), so that
@@ -47,7 +31,7 @@ public final class Resolution: Resolver {
     // A resolution is confined to one thread and never re-enters an access to these, so the
     // dynamic exclusivity checks (a quarter of a transient resolve) are turned off for them.
     @usableFromInline @exclusivity(unchecked) var graph = GraphInstances()
-    @usableFromInline @exclusivity(unchecked) var path: [Frame] = []
+    @usableFromInline @exclusivity(unchecked) var path = ResolutionPath()
     /// Queued completions; each throws only `ResolutionError`s.
     @usableFromInline @exclusivity(unchecked) var pending: [() throws -> Void] = []
     private var isDraining = false
@@ -59,6 +43,10 @@ public final class Resolution: Resolver {
         self.container = container
         keepAlive = container
         self.isDryRun = isDryRun
+    }
+
+    deinit {
+        path.deallocate()
     }
 
     /// A reusable resolution, which does not retain its container.
@@ -119,7 +107,7 @@ public final class Resolution: Resolver {
         }
         guard resolution.isThreadResolution else { return }
         if !resolution.graph.isEmpty { resolution.graph.removeAll() }
-        if !resolution.path.isEmpty { resolution.path.removeAll(keepingCapacity: true) }
+        resolution.path.removeAll()
         if !resolution.pending.isEmpty { resolution.pending.removeAll(keepingCapacity: true) }
         resolution.isInUse = false
         // The slot keeps its reference.
@@ -195,7 +183,7 @@ public final class Resolution: Resolver {
         case .transient:
             break
         }
-        if let start = pathIndex(of: registration) {
+        if let start = path.index(of: registration) {
             throw cycle(from: start, back: registration)
         }
 
@@ -204,7 +192,7 @@ public final class Resolution: Resolver {
             return cached
         }
 
-        path.append(Frame(registration))
+        path.push(registration)
         let instance: Service
         do {
             // The registration keeps its factory: it is called without retaining it.
@@ -214,10 +202,10 @@ public final class Resolution: Resolver {
             }
         } catch {
             if keepsInstance { registration.cell.abandon() }
-            defer { path.removeLast() }
+            defer { path.pop() }
             throw wrap(error)
         }
-        path.removeLast()
+        path.pop()
 
         switch scope {
         case .graph: graph.insert(instance, for: identity)
@@ -236,25 +224,13 @@ public final class Resolution: Resolver {
         return instance
     }
 
-    /// Where `registration` is on the path: the start of a cycle.
-    @inlinable @inline(__always)
-    func pathIndex(of registration: AnyObject) -> Int? {
-        if path.isEmpty { return nil }
-        var index = path.startIndex
-        while index < path.endIndex {
-            if path[index].registration === registration { return index }
-            index += 1
-        }
-        return nil
-    }
-
     /// The error for a cycle that runs from `path[start]` back to `registration`.
     @usableFromInline
     func cycle(from start: Int, back registration: any AnyRegistration) -> ResolutionError {
         ResolutionError(
             kind: .cycle,
             service: registration.step.service,
-            path: path[start...].map(\.step),
+            path: path.steps(from: start),
             availableRegistrations: [],
             underlyingError: nil
         )
@@ -272,8 +248,8 @@ public final class Resolution: Resolver {
             do {
                 try completion(self, instance)
             } catch {
-                self.path.append(Frame(registration))
-                defer { self.path.removeLast() }
+                self.path.push(registration)
+                defer { self.path.pop() }
                 throw self.wrap(error)
             }
         }
@@ -311,7 +287,7 @@ public final class Resolution: Resolver {
     @usableFromInline
     func wrap(_ error: any Error) -> ResolutionError {
         if let resolutionError = error as? ResolutionError { return resolutionError }
-        let failing = path.last?.step.service ?? "?"
+        let failing = path.innermostService ?? "?"
         return self.error(.factoryFailed, service: failing, underlying: String(describing: error))
     }
 
@@ -324,7 +300,7 @@ public final class Resolution: Resolver {
         ResolutionError(
             kind: kind,
             service: service,
-            path: path.map(\.step),
+            path: path.steps(),
             availableRegistrations: available,
             underlyingError: underlying
         )

@@ -76,6 +76,25 @@ struct ContainerErrorTests {
         #expect(error.path.map(\.service) == ["String (name: \"a\")", "String (name: \"b\")"])
     }
 
+    @Test("A long chain resolves, and a cycle at its end is reported with the whole path back")
+    func longChain() throws {
+        let container = Container()
+        // "0" needs "1", …, "49" needs "50": fifty services, each being created while the next is.
+        for index in 0..<50 {
+            container.register(String.self, name: "\(index)") { r in
+                "\(index) " + (try r.resolve(String.self, name: "\(index + 1)"))
+            }
+        }
+        container.register(String.self, name: "50") { _ in "end" }
+        let chain = try container.resolve(String.self, name: "0")
+        #expect(chain.hasPrefix("0 1 2 ") && chain.hasSuffix(" 48 49 end"))
+        // Now "50" leads back to "10": a cycle of the forty-one services from "10" to "50".
+        container.register(String.self, name: "50") { r in try r.resolve(String.self, name: "10") }
+        let error = try #require(resolutionError { _ = try container.resolve(String.self, name: "0") })
+        #expect(error.kind == .cycle)
+        #expect(error.path.map(\.service) == (10...50).map { "String (name: \"\($0)\")" })
+    }
+
     @Test("A factory's error is wrapped with the path")
     func factoryThrows() throws {
         let container = Container()
