@@ -5,6 +5,8 @@ protocol AnyRegistration: AnyObject, Sendable {
     var step: ResolutionError.Step { get }
     /// Drops the instance kept by the `.container` and `.weak` scopes.
     func resetKeptInstance()
+    /// Drops the kept instance for good: the registration has been replaced.
+    func retire()
     var reinitializeStrategy: ReinitializeStrategy { get }
     var takesArguments: Bool { get }
     var summary: String { get }
@@ -23,6 +25,9 @@ extension Registration: AnyRegistration {
 
     @usableFromInline
     func resetKeptInstance() { cell.reset() }
+
+    @usableFromInline
+    func retire() { cell.retire() }
 
     @usableFromInline
     var summary: String { "\(description) at \(location)" }

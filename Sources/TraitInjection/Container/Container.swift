@@ -80,8 +80,9 @@ public final class Container: Sendable, Resolver {
             return registry.table.insert(registration, for: key)
         }
         // A lookup on another thread may still be using the replaced registration, so snapshots
-        // keep it until the container goes; the instance it kept is let go now, outside the lock.
-        replaced?.resetKeptInstance()
+        // keep it until the container goes; the instance it kept is let go now, outside the lock,
+        // and it keeps none from now on.
+        replaced?.retire()
         return registration
     }
 

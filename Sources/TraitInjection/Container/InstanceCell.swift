@@ -29,6 +29,9 @@ final class InstanceCell<Service>: Sendable {
         case creating
         case strong(Service)
         case weak(WeakBox)
+        /// The registration was replaced: resolves still in flight with it get new instances,
+        /// and none is kept any more.
+        case retired
     }
 
     @usableFromInline
@@ -79,7 +82,7 @@ final class InstanceCell<Service>: Sendable {
             switch state {
             case .strong(let instance): return instance
             case .weak(let box): return box.object
-            case .empty, .creating: return nil
+            case .empty, .creating, .retired: return nil
             }
         }
         return object.flatMap { $0 as? Service }
@@ -120,6 +123,8 @@ final class InstanceCell<Service>: Sendable {
                     return .create
                 case .creating:
                     return nil
+                case .retired:
+                    return .create
                 }
             }
             if let claim { return claim }
@@ -142,6 +147,8 @@ final class InstanceCell<Service>: Sendable {
             kept = Unmanaged.passRetained(Kept(instance))
         }
         let old = state.withLock { state -> (State, Unmanaged<Kept>?) in
+            // A retired cell keeps nothing: the unpublished box goes after the lock.
+            if case .retired = state { return (.retired, kept) }
             defer { state = newState }
             return (state, exchangeKept(kept))
         }
@@ -151,18 +158,33 @@ final class InstanceCell<Service>: Sendable {
     /// Gives up a ``Claim/create`` after the factory failed, so that another resolver may try.
     @usableFromInline
     func abandon() {
-        state.withLock { $0 = .empty }
+        state.withLock { state in
+            if case .creating = state { state = .empty }
+        }
     }
 
     /// Drops the cached instance (released outside the lock).
     func reset() {
         let old = state.withLock { state -> (State, Unmanaged<Kept>?) in
             let kept = exchangeKept(nil)
-            guard case .creating = state else {
+            switch state {
+            case .creating, .retired:
+                return (.empty, kept)
+            case .empty, .strong, .weak:
                 defer { state = .empty }
                 return (state, kept)
             }
-            return (.empty, kept)
+        }
+        old.1?.release()
+    }
+
+    /// Drops the cached instance for good, once the registration has been replaced: a resolve
+    /// that found the old registration before the replacement gets an instance of its own, which
+    /// is not kept.
+    func retire() {
+        let old = state.withLock { state -> (State, Unmanaged<Kept>?) in
+            defer { state = .retired }
+            return (state, exchangeKept(nil))
         }
         old.1?.release()
     }

@@ -140,4 +140,30 @@ struct ContainerScopeTests {
         #expect(old == nil)
         #expect(try container.resolve(Singleton.self) === container.resolve(Singleton.self))
     }
+
+    @Test("A singleton created by a registration replaced while it was being created is not kept")
+    func replacedWhileCreating() throws {
+        final class Singleton: Sendable {
+            let generation: Int
+            init(_ generation: Int) { self.generation = generation }
+        }
+        let container = Container()
+        // The first factory replaces its own registration before it returns.
+        container.register(Singleton.self) { _ in
+            container.register(Singleton.self) { _ in Singleton(2) }.inScope(.container)
+            return Singleton(1)
+        }
+        .inScope(.container)
+        weak var first: Singleton?
+        do {
+            let made = try container.resolve(Singleton.self)
+            first = made
+            #expect(made.generation == 1)
+        }
+        // The replaced registration kept nothing: its instance went with its last holder.
+        #expect(first == nil)
+        let second = try container.resolve(Singleton.self)
+        #expect(second.generation == 2)
+        #expect(try container.resolve(Singleton.self) === second)
+    }
 }
