@@ -162,10 +162,7 @@ struct ContainerReentrancyTests {
 
     @Test("A factory that keeps its resolver can still use it after the resolve has finished")
     func keptResolver() throws {
-        final class Keeper: @unchecked Sendable {
-            var resolver: (any Resolver)?
-        }
-        let keeper = Keeper()
+        let keeper = ResolverKeeper()
         let container = Container()
         container.register(Int.self) { _ in 7 }
         container.register(String.self) { resolver in
@@ -181,10 +178,7 @@ struct ContainerReentrancyTests {
 
     @Test("A resolver kept from a nested top-level resolve stays usable, and so does this thread's own")
     func keptNestedResolver() throws {
-        final class Keeper: @unchecked Sendable {
-            var resolver: (any Resolver)?
-        }
-        let keeper = Keeper()
+        let keeper = ResolverKeeper()
         let container = Container()
         let other = Container()
         other.register(Int.self) { _ in 11 }
@@ -206,10 +200,7 @@ struct ContainerReentrancyTests {
 
     @Test("A kept resolver keeps its container alive after every other reference is gone")
     func keptResolverOutlivesContainer() throws {
-        final class Keeper: @unchecked Sendable {
-            var resolver: (any Resolver)?
-        }
-        let keeper = Keeper()
+        let keeper = ResolverKeeper()
         weak var weakContainer: Container?
         do {
             let container = Container()

@@ -75,6 +75,11 @@ final class Counter: Sendable {
     func decrement() { value.subtract(1, ordering: .acquiringAndReleasing) }
 }
 
+/// Holds on to the resolver a factory was given, for tests of resolvers kept past their resolve.
+final class ResolverKeeper: @unchecked Sendable {
+    var resolver: (any Resolver)?
+}
+
 /// A service with an identity, for scope tests.
 final class Service: Sendable {
     let number: Int
