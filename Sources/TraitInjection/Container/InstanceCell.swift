@@ -94,8 +94,8 @@ final class InstanceCell<Service>: Sendable {
     var strongInstance: Service? {
         // Counted, so that a reset that clears the address waits for this read to end before it
         // lets the box go; a read counted after that wait loads the cleared address.
-        let stripe = readers.enter()
-        defer { readers.leave(stripe) }
+        guard let counter = readers.enter() else { return nil }
+        defer { readers.leave(counter) }
         guard let address = UnsafeRawPointer(bitPattern: keptAddress.load(ordering: .sequentiallyConsistent)) else {
             return nil
         }
@@ -149,6 +149,7 @@ final class InstanceCell<Service>: Sendable {
         let old = state.withLock { state -> (State, Unmanaged<Kept>?) in
             // A retired cell keeps nothing: the unpublished box goes after the lock.
             if case .retired = state { return (.retired, kept) }
+            if kept != nil { readers.prepare() }
             defer { state = newState }
             return (state, exchangeKept(kept))
         }
