@@ -27,7 +27,8 @@ final class InstanceCell<Service>: Sendable {
     enum State {
         case empty
         case creating
-        case strong(Service)
+        /// Kept strongly: the instance is in the ``Kept`` box at `keptAddress`.
+        case strong
         case weak(WeakBox)
         /// The registration was replaced: resolves still in flight with it get new instances,
         /// and none is kept any more.
@@ -80,7 +81,7 @@ final class InstanceCell<Service>: Sendable {
         // caller, after the lock.
         let object = state.withLock { state -> Any? in
             switch state {
-            case .strong(let instance): return instance
+            case .strong: return keptInstance()
             case .weak(let box): return box.object
             case .empty, .creating, .retired: return nil
             }
@@ -112,8 +113,8 @@ final class InstanceCell<Service>: Sendable {
         while true {
             let claim = state.withLock { state -> Claim? in
                 switch state {
-                case .strong(let instance):
-                    return .instance(instance)
+                case .strong:
+                    return .instance(keptInstance())
                 case .weak(let box):
                     if let object = box.object as? Service { return .instance(object) }
                     state = .creating
@@ -143,7 +144,7 @@ final class InstanceCell<Service>: Sendable {
         } else if weakly {
             newState = .empty  // A value type cannot be held weakly: behave like `.transient`.
         } else {
-            newState = .strong(instance)
+            newState = .strong
             kept = Unmanaged.passRetained(Kept(instance))
         }
         let old = state.withLock { state -> (State, Unmanaged<Kept>?) in
@@ -188,6 +189,13 @@ final class InstanceCell<Service>: Sendable {
             return (state, exchangeKept(nil))
         }
         old.1?.release()
+    }
+
+    /// The strongly kept instance. Call with the lock held and the state `.strong`: only
+    /// `publish`, `reset` and `retire` change the box, and they hold the lock to do it.
+    private func keptInstance() -> Service {
+        let address = UnsafeRawPointer(bitPattern: keptAddress.load(ordering: .relaxed))!
+        return Unmanaged<Kept>.fromOpaque(address)._withUnsafeGuaranteedRef { $0.instance }
     }
 
     /// Publishes `kept` (a retained box, or `nil`) for lock-free reads and returns the box it

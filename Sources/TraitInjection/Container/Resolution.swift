@@ -178,7 +178,9 @@ public final class Resolution: Resolver {
         switch scope {
         case .graph:
             if let cached = graph.instance(for: identity, as: Service.self) { return cached }
-        case .container, .weak:
+        case .container:
+            if let cached = registration.cell.strongInstance { return cached }
+        case .weak:
             if let cached = registration.cell.instance { return cached }
         case .transient:
             break

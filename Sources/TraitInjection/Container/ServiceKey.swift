@@ -17,13 +17,6 @@ struct ServiceKey: Hashable, Sendable {
     static func == (lhs: ServiceKey, rhs: ServiceKey) -> Bool {
         lhs.service == rhs.service && lhs.arguments == rhs.arguments && lhs.name == rhs.name
     }
-
-    @inlinable
-    func hash(into hasher: inout Hasher) {
-        hasher.combine(service)
-        hasher.combine(arguments)
-        hasher.combine(name)
-    }
 }
 
 /// How a registration is shown in errors: `Animal`, `Animal (name: "dog")`,
