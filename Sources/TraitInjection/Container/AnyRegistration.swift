@@ -9,6 +9,8 @@ protocol AnyRegistration: AnyObject, Sendable {
     func retire()
     var reinitializeStrategy: ReinitializeStrategy { get }
     var takesArguments: Bool { get }
+    /// Whether resolving it leaves an instance in the registration's cell.
+    var scope: ScopeKind { get }
     var summary: String { get }
     /// Resolves this registration (which takes no arguments) in `resolution`.
     func resolve(in resolution: Resolution) throws(ResolutionError)
@@ -19,9 +21,6 @@ extension Registration: AnyRegistration {
     var reinitializeStrategy: ReinitializeStrategy {
         configuration.withLock { $0.reinitializeStrategy }
     }
-
-    @usableFromInline
-    var takesArguments: Bool { !description.arguments.isEmpty }
 
     @usableFromInline
     func resetKeptInstance() { cell.reset() }

@@ -1,5 +1,13 @@
 public import Synchronization
 
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// A dependency injection container: register factories for services, then resolve them.
 ///
 /// ```swift
@@ -35,9 +43,9 @@ public final class Container: Sendable, Resolver {
     @usableFromInline
     let published = Atomic<UInt>(0)
 
-    /// The slot holding each thread's reusable resolution.
+    /// The slot holding each thread's resolution context.
     @usableFromInline
-    let threadResolution = ThreadResolution.shared
+    let threadContexts = ThreadContexts.shared
 
     /// Creates an empty container, optionally falling back to `parent`'s registrations.
     public init(parent: Container? = nil) {
@@ -72,9 +80,15 @@ public final class Container: Sendable, Resolver {
         let registration = Registration<Service>(
             description: ServiceDescription(Service.self, name: name, arguments: (repeat each Argument).self),
             location: "\(String(describing: file).split(separator: "/").last ?? ""):\(line)",
+            owner: self,
+            autoInjects: true,
             factory: FactoryBox(factory)
         )
-        let key = ServiceKey(Service.self, name: name, arguments: (repeat each Argument).self)
+        return add(registration, for: ServiceKey(Service.self, name: name, arguments: (repeat each Argument).self))
+    }
+
+    /// Files `registration` under `key`, replacing any registration there.
+    private func add<Service>(_ registration: Registration<Service>, for key: ServiceKey) -> Registration<Service> {
         let replaced = registry.withLock { registry in
             published.store(0, ordering: .releasing)
             return registry.table.insert(registration, for: key)
@@ -87,6 +101,10 @@ public final class Container: Sendable, Resolver {
     }
 
     /// Registers an existing instance of `service`, shared by every resolve (``Scope/container``).
+    ///
+    /// The container hands the instance out as it is: it does not fill in its ``Inject``
+    /// properties, since the app may already share it. To have them resolved from this container,
+    /// call ``autoInject(into:)`` on it before registering it.
     @discardableResult
     public func register<Service: Sendable>(
         _ service: Service.Type = Service.self,
@@ -95,7 +113,14 @@ public final class Container: Sendable, Resolver {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Registration<Service> {
-        register(service, name: name, file: file, line: line) { _ in instance }.inScope(.container)
+        let registration = Registration<Service>(
+            description: ServiceDescription(Service.self, name: name, arguments: Void.self),
+            location: "\(String(describing: file).split(separator: "/").last ?? ""):\(line)",
+            owner: self,
+            autoInjects: false,
+            factory: FactoryBox<Service> { _ in instance }
+        )
+        return add(registration, for: ServiceKey(Service.self, name: name, arguments: Void.self)).inScope(.container)
     }
 
     // MARK: Resolving
@@ -128,27 +153,79 @@ public final class Container: Sendable, Resolver {
         }
     }
 
+    /// Resolves `registration` in a top-level resolve of its own.
     @inlinable
     func resolveWithResolution<Service, each Argument>(
         _ registration: Registration<Service>,
         arguments: repeat each Argument
     ) throws(ResolutionError) -> Service {
-        let borrowed = Resolution.acquire(for: self)
-        defer { Resolution.release(borrowed) }
-        // Not retained: this thread's slot (or, for a nested resolve, `borrowed`) owns it.
-        return try borrowed.withBorrowed { resolution throws(ResolutionError) in
-            try resolution.resolve(registration, arguments: repeat each arguments)
+        do {
+            return try withTopLevelResolution { context throws(ResolutionError) in
+                try context.resolve(registration, from: self, arguments: repeat each arguments)
+            }
+        } catch  where error.isRetryable {
+            return try retryAfterDeadlock(error) { () throws(ResolutionError) in
+                try withTopLevelResolution { context throws(ResolutionError) in
+                    try context.resolve(registration, from: self, arguments: repeat each arguments)
+                }
+            }
         }
     }
 
-    /// Not registered: a resolution builds the error, with what is registered.
+    /// Runs `body` as a top-level resolve: in this thread's context (or a nested one), which
+    /// finishes the resolve when `body` returns (completions, then publication of the kept
+    /// instances it created) or undoes it when anything throws.
+    @inlinable
+    func withTopLevelResolution<Result>(
+        isDryRun: Bool = false,
+        _ body: (ResolutionContext) throws(ResolutionError) -> Result
+    ) throws(ResolutionError) -> Result {
+        // Not retained: contexts are never freed.
+        try ResolutionContext.acquire(threadContexts).withBorrowed { context throws(ResolutionError) in
+            defer { ResolutionContext.release(context) }
+            do throws(ResolutionError) {
+                if isDryRun { context.isDryRun = true }
+                let result = try body(context)
+                if context.hasDeferredWork { try context.complete() }
+                return result
+            } catch {
+                context.fail()
+                throw error
+            }
+        }
+    }
+
+    /// Runs a top-level resolve again that ended in a deadlock only because two threads took the
+    /// same singletons in opposite orders: the claims it gave up let the other thread go on, so a
+    /// new try succeeds. A resolve nested in another on this thread cannot give up the outer
+    /// one's claims, so it reports the deadlock at once.
+    @usableFromInline
+    func retryAfterDeadlock<Result>(
+        _ error: ResolutionError,
+        _ resolve: () throws(ResolutionError) -> Result
+    ) throws(ResolutionError) -> Result {
+        var last = error
+        for _ in 0..<3 where !ResolutionContext.isResolving(threadContexts) {
+            sched_yield()
+            do {
+                return try resolve()
+            } catch  where error.isRetryable {
+                last = error
+            }
+        }
+        throw last
+    }
+
+    /// Not registered: `T?` resolves `T`; otherwise the error, with what is registered.
     @usableFromInline
     func failToResolve<Service, each Argument>(
         _ service: Service.Type,
         name: String?,
         arguments: repeat each Argument
     ) throws(ResolutionError) -> Service {
-        try Resolution(container: self).resolve(service, name: name, arguments: repeat each arguments)
+        try withTopLevelResolution { context throws(ResolutionError) in
+            try context.resolveUnregistered(service, from: self, name: name, arguments: repeat each arguments)
+        }
     }
 
     /// Resolves every registration of `service` that takes no arguments, here and in the parent
@@ -224,9 +301,10 @@ public final class Container: Sendable, Resolver {
                     skipped.append(registration.summary)
                     continue
                 }
-                let resolution = Resolution(container: self, isDryRun: true)
                 do {
-                    try registration.resolve(in: resolution)
+                    try withTopLevelResolution(isDryRun: true) { context throws(ResolutionError) in
+                        try registration.resolve(in: context.resolution(from: self))
+                    }
                 } catch {
                     problems.append(error)
                 }

@@ -8,12 +8,18 @@ public import Synchronization
     import Musl
 #endif
 
-/// The instance a `.container` or `.weak` registration keeps, created exactly once under
-/// contention without holding a lock while the factory runs.
+/// The instance a `.container` or `.weak` registration keeps, created by one resolve at a time.
 ///
-/// The first resolver marks the cell as being created and runs the factory with no lock held;
-/// others wait (yielding, then sleeping briefly) until it publishes the instance, or until it
-/// fails, in which case one of them tries again.
+/// A resolve that finds the cell empty claims it (``claim(by:)``) and runs the factory with no
+/// lock held. The instance it makes is only *published* — kept, and handed to other threads and
+/// to later resolves — once that resolve has succeeded as a whole: every `initCompleted` closure
+/// and auto-injection of its graph has run. If anything in the resolve fails, the claim is
+/// abandoned and nothing is kept. Other threads that want the instance meanwhile sleep in
+/// ``CreationWaits`` until it is published or abandoned; a wait that would close a cycle between
+/// threads is reported as a deadlock.
+///
+/// A reset (or the registration being replaced) while an instance is being created bumps
+/// `epoch`, so the instance being created is handed to its resolve but not kept.
 ///
 /// A strongly kept instance is also published in a ``Kept`` box behind an atomic address, which
 /// a resolve reads without the lock. Each such read is counted in `readers` while it runs; a
@@ -26,7 +32,8 @@ final class InstanceCell<Service>: Sendable {
     @usableFromInline
     enum State {
         case empty
-        case creating
+        /// A resolve claimed the cell; `hasWaiters` if other threads sleep until it is done.
+        case creating(CreationOwner, hasWaiters: Bool)
         /// Kept strongly: the instance is in the ``Kept`` box at `keptAddress`.
         case strong
         case weak(WeakBox)
@@ -42,11 +49,24 @@ final class InstanceCell<Service>: Sendable {
         init(_ object: AnyObject) { self.object = object }
     }
 
-    /// What a resolver should do.
+    /// What a resolve that wants the instance gets.
     @usableFromInline
     enum Claim {
+        /// The published instance.
         case instance(Service)
-        case create
+        /// The right to create it: publish it with this epoch once the resolve succeeds.
+        case create(epoch: UInt64)
+        /// The registration was replaced: create an instance, which is not kept.
+        case createUnkept
+        /// This thread's own resolve is creating it.
+        case ownClaim
+    }
+
+    @usableFromInline
+    struct Guarded {
+        var state = State.empty
+        /// Bumped by every reset and by retirement: a creation claimed before is not kept.
+        var epoch: UInt64 = 0
     }
 
     /// A strongly kept instance, in an immutable box whose address is published for lock-free
@@ -58,8 +78,15 @@ final class InstanceCell<Service>: Sendable {
         init(_ instance: Service) { self.instance = instance }
     }
 
+    /// `Registration (File.swift:12)`, for errors about waits.
+    let serviceDescription: String
+
+    init(serviceDescription: String) {
+        self.serviceDescription = serviceDescription
+    }
+
     @usableFromInline
-    let state = Locked.make(State.empty, ownCacheLines: true)
+    let state = Locked.make(Guarded(), ownCacheLines: true)
 
     /// The lock-free reads of `keptAddress` in flight.
     @usableFromInline
@@ -79,8 +106,8 @@ final class InstanceCell<Service>: Sendable {
     var instance: Service? {
         // A strong reference loaded from a weak one may be the last: it is released by the
         // caller, after the lock.
-        let object = state.withLock { state -> Any? in
-            switch state {
+        let object = state.withLock { guarded -> Any? in
+            switch guarded.state {
             case .strong: return keptInstance()
             case .weak(let box): return box.object
             case .empty, .creating, .retired: return nil
@@ -105,90 +132,114 @@ final class InstanceCell<Service>: Sendable {
         return Unmanaged<Kept>.fromOpaque(address)._withUnsafeGuaranteedRef { $0.instance }
     }
 
-    /// Returns the cached instance, or the right to create it, waiting while another thread is
-    /// creating it.
-    @usableFromInline
-    func claim() -> Claim {
-        var spins = 0
-        while true {
-            let claim = state.withLock { state -> Claim? in
-                switch state {
-                case .strong:
-                    return .instance(keptInstance())
-                case .weak(let box):
-                    if let object = box.object as? Service { return .instance(object) }
-                    state = .creating
-                    return .create
-                case .empty:
-                    state = .creating
-                    return .create
-                case .creating:
-                    return nil
-                case .retired:
-                    return .create
-                }
+    /// Returns the published instance, or the right to create it, sleeping while another thread's
+    /// resolve is creating it.
+    ///
+    /// - Parameter owner: The claiming thread's outermost resolve.
+    /// - Throws: ``CreationWaits/Deadlock`` if the threads would wait for each other.
+    func claim(by owner: CreationOwner) throws(CreationWaits.Deadlock) -> Claim {
+        if case .ready(let claim) = answer(owner, markingWaiters: false) { return claim }
+        return try CreationWaits.wait(for: self, by: owner) { answer(owner, markingWaiters: true) }
+    }
+
+    /// The claim `owner` gets now, or who is busy creating the instance.
+    private func answer(_ owner: CreationOwner, markingWaiters: Bool) -> CreationWaits.Answer<Claim> {
+        // A weakly kept object loaded here may be the last reference: released after the lock.
+        var loaded: AnyObject?
+        defer { _ = loaded }
+        return state.withLock { guarded in
+            switch guarded.state {
+            case .strong:
+                return .ready(.instance(keptInstance()))
+            case .weak(let box):
+                loaded = box.object
+                if let object = loaded as? Service { return .ready(.instance(object)) }
+                guarded.state = .creating(owner, hasWaiters: false)
+                return .ready(.create(epoch: guarded.epoch))
+            case .empty:
+                guarded.state = .creating(owner, hasWaiters: false)
+                return .ready(.create(epoch: guarded.epoch))
+            case .creating(let creator, let hasWaiters):
+                if creator == owner { return .ready(.ownClaim) }
+                if markingWaiters, !hasWaiters { guarded.state = .creating(creator, hasWaiters: true) }
+                return .busy(creator)
+            case .retired:
+                return .ready(.createUnkept)
             }
-            if let claim { return claim }
-            spins += 1
-            if spins < 100 { sched_yield() } else { usleep(50) }
         }
     }
 
-    /// Publishes the instance created after a ``Claim/create``.
-    @usableFromInline
-    func publish(_ instance: Service, weakly: Bool) {
-        let newState: State
+    /// Publishes the instance that `owner` created after a ``Claim/create(epoch:)``, once its
+    /// resolve has succeeded. Not kept if the cell was reset or retired since the claim.
+    func publish(_ instance: Service, weakly: Bool, epoch: UInt64, by owner: CreationOwner) {
         var kept: Unmanaged<Kept>?
-        if weakly, type(of: instance) is AnyClass {
-            newState = .weak(WeakBox(instance as AnyObject))
-        } else if weakly {
-            newState = .empty  // A value type cannot be held weakly: behave like `.transient`.
+        var weakBox: WeakBox?
+        // `.weak` keeps objects only: a value type (or a protocol-typed value that is not an
+        // object) behaves like `.transient`.
+        if weakly {
+            let isObject = type(of: instance as Any) is AnyClass
+            if isObject { weakBox = WeakBox(instance as AnyObject) }
         } else {
-            newState = .strong
             kept = Unmanaged.passRetained(Kept(instance))
         }
-        let old = state.withLock { state -> (State, Unmanaged<Kept>?) in
-            // A retired cell keeps nothing: the unpublished box goes after the lock.
-            if case .retired = state { return (.retired, kept) }
-            if kept != nil { readers.prepare() }
-            defer { state = newState }
-            return (state, exchangeKept(kept))
-        }
-        old.1?.release()
-    }
-
-    /// Gives up a ``Claim/create`` after the factory failed, so that another resolver may try.
-    @usableFromInline
-    func abandon() {
-        state.withLock { state in
-            if case .creating = state { state = .empty }
-        }
-    }
-
-    /// Drops the cached instance (released outside the lock).
-    func reset() {
-        let old = state.withLock { state -> (State, Unmanaged<Kept>?) in
-            let kept = exchangeKept(nil)
-            switch state {
-            case .creating, .retired:
-                return (.empty, kept)
-            case .empty, .strong, .weak:
-                defer { state = .empty }
-                return (state, kept)
+        let (replaced, wake) = state.withLock { guarded -> (Unmanaged<Kept>?, Bool) in
+            guard case .creating(let creator, let hasWaiters) = guarded.state, creator == owner else {
+                return (kept, false)  // Reset or retired meanwhile: nothing is kept.
             }
+            guard guarded.epoch == epoch else {
+                guarded.state = .empty
+                return (kept, hasWaiters)
+            }
+            if let kept {
+                readers.prepare()
+                guarded.state = .strong
+                return (exchangeKept(kept), hasWaiters)
+            }
+            guarded.state = weakBox.map(State.weak) ?? .empty
+            return (nil, hasWaiters)
         }
-        old.1?.release()
+        // An unkept box (and its instance reference) goes here, after the lock.
+        replaced?.release()
+        if wake { CreationWaits.wakeWaiters() }
+    }
+
+    /// Gives up a ``Claim/create(epoch:)`` after its resolve failed, so that another may try.
+    @usableFromInline
+    func abandon(by owner: CreationOwner) {
+        let wake = state.withLock { guarded -> Bool in
+            guard case .creating(let creator, let hasWaiters) = guarded.state, creator == owner else { return false }
+            guarded.state = .empty
+            return hasWaiters
+        }
+        if wake { CreationWaits.wakeWaiters() }
+    }
+
+    /// Drops the cached instance (released outside the lock); an instance being created now is
+    /// not kept.
+    func reset() {
+        clear(retiring: false)
     }
 
     /// Drops the cached instance for good, once the registration has been replaced: a resolve
     /// that found the old registration before the replacement gets an instance of its own, which
     /// is not kept.
     func retire() {
-        let old = state.withLock { state -> (State, Unmanaged<Kept>?) in
-            defer { state = .retired }
-            return (state, exchangeKept(nil))
+        clear(retiring: true)
+    }
+
+    private func clear(retiring: Bool) {
+        var dropped: State = .empty
+        let (kept, wake) = state.withLock { guarded -> (Unmanaged<Kept>?, Bool) in
+            guarded.epoch &+= 1
+            let kept = exchangeKept(nil)
+            dropped = guarded.state
+            guarded.state = retiring ? .retired : .empty
+            if case .creating(_, let hasWaiters) = dropped { return (kept, hasWaiters) }
+            return (kept, false)
         }
-        old.1?.release()
+        kept?.release()
+        _ = dropped  // A weak box, released here.
+        if wake { CreationWaits.wakeWaiters() }
     }
 
     /// The strongly kept instance. Call with the lock held and the state `.strong`: only
@@ -208,5 +259,14 @@ final class InstanceCell<Service>: Sendable {
         // one. A read runs no user code and never takes the lock, so this wait is short.
         readers.waitForReaders()
         return Unmanaged<Kept>.fromOpaque(address)
+    }
+}
+
+extension InstanceCell: CreationCell {
+    var creator: CreationOwner? {
+        state.withLock { guarded in
+            if case .creating(let creator, _) = guarded.state { return creator }
+            return nil
+        }
     }
 }

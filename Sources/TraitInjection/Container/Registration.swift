@@ -12,9 +12,13 @@ public import Synchronization
 ///
 /// Refine a registration right after registering it; its settings are read on every resolve.
 public final class Registration<Service>: Sendable {
+    /// A closure that completes an instance once its object graph exists.
+    @usableFromInline
+    typealias Completion = @Sendable (Resolution, Service) throws -> Void
+
     struct Configuration {
         var reinitializeStrategy: ReinitializeStrategy = .reCreate
-        var initCompleted: (@Sendable (Resolution, Service) throws -> Void)?
+        var completions: [Completion] = []
     }
 
     /// The service, name and argument types, for errors and listings.
@@ -24,44 +28,70 @@ public final class Registration<Service>: Sendable {
     /// The factory, as a `FactoryBox<Service, repeat each Argument>`.
     @usableFromInline
     let factory: any AnyObject & Sendable
+    /// The container this was registered in: instances it keeps are built from its registrations.
+    ///
+    /// Not retained (a container keeps its registrations); only read while a resolve that found
+    /// this registration through the container, or one of its children, is running.
+    @usableFromInline
+    unowned(unsafe) let owner: Container
+    /// Whether the factory takes runtime arguments.
+    @usableFromInline
+    let takesArguments: Bool
+    /// Whether the container fills in the `@Inject` properties of the instances it makes: not for
+    /// an instance the app handed over with `register(instance:)`.
+    @usableFromInline
+    let autoInjects: Bool
     let configuration: Locked<Configuration>
     /// The scope, in an atomic so that a resolve reads it without a lock.
     @usableFromInline
-    let scopeCode = Atomic<UInt8>(Scope.graph.code)
+    let scopeCode = Atomic<UInt8>(ScopeKind.graph.rawValue)
     /// Whether `configuration` holds an `initCompleted` closure, read without a lock.
     @usableFromInline
     let completes = Atomic<Bool>(false)
     /// The instance kept by the `.container` and `.weak` scopes.
     @usableFromInline
-    let cell = InstanceCell<Service>()
+    let cell: InstanceCell<Service>
     /// Which instances need no auto-injection of `@Inject` properties (PropertyWrappers/).
     @usableFromInline
     let autoInjection = AutoInjectionCache()
 
     @inlinable
-    var scope: Scope { Scope(code: scopeCode.load(ordering: .relaxed)) }
+    var scope: ScopeKind { ScopeKind(rawValue: scopeCode.load(ordering: .relaxed)) ?? .graph }
 
     /// Whether an `initCompleted` closure is set, read without a lock.
     @inlinable
     var hasCompletion: Bool { completes.load(ordering: .acquiring) }
 
-    /// The `initCompleted` closure, if any.
+    /// The `initCompleted` closures, in the order they were added.
     @usableFromInline
-    var completion: (@Sendable (Resolution, Service) throws -> Void)? {
-        completes.load(ordering: .acquiring) ? configuration.withLock { $0.initCompleted } : nil
+    var completions: [Completion] {
+        configuration.withLock { $0.completions }
     }
 
-    init(description: ServiceDescription, location: String, factory: any AnyObject & Sendable) {
+    init(
+        description: ServiceDescription,
+        location: String,
+        owner: Container,
+        autoInjects: Bool,
+        factory: any AnyObject & Sendable
+    ) {
         self.description = description
         self.location = location
+        self.owner = owner
+        self.autoInjects = autoInjects
         self.factory = factory
+        takesArguments = !description.arguments.isEmpty
+        cell = InstanceCell(serviceDescription: "\(description) (\(location))")
         configuration = Locked.make(Configuration())
     }
 
     /// Sets how long resolved instances are reused; ``Scope/graph`` by default.
+    ///
+    /// ``Scope/container`` and ``Scope/weak`` share one instance between threads, so they are
+    /// available only for `Sendable` services.
     @discardableResult
-    public func inScope(_ scope: Scope) -> Self {
-        scopeCode.store(scope.code, ordering: .relaxed)
+    public func inScope(_ scope: Scope<Service>) -> Self {
+        scopeCode.store(scope.kind.rawValue, ordering: .relaxed)
         return self
     }
 
@@ -73,7 +103,7 @@ public final class Registration<Service>: Sendable {
         return self
     }
 
-    /// Sets a closure that completes each new instance after the whole object graph it belongs
+    /// Adds a closure that completes each new instance after the whole object graph it belongs
     /// to is created: the place to inject properties that close a circular dependency.
     ///
     /// It runs once the outermost factory of the current `resolve` has returned, so that every
@@ -84,9 +114,13 @@ public final class Registration<Service>: Sendable {
     /// container.register(ChildProtocol.self) { _ in Child() }
     ///     .initCompleted { r, child in child.parent = try r.resolve(ParentProtocol.self) }
     /// ```
+    ///
+    /// Several closures all run, in the order they were added. A `.container` or `.weak` instance
+    /// is shared with other threads only after all of them have succeeded; if one throws, the
+    /// whole resolve fails and nothing it created is kept.
     @discardableResult
     public func initCompleted(_ completion: @escaping @Sendable (Resolution, Service) throws -> Void) -> Self {
-        configuration.withLock { $0.initCompleted = completion }
+        configuration.withLock { $0.completions.append(completion) }
         completes.store(true, ordering: .releasing)
         return self
     }

@@ -2,8 +2,9 @@
 ///
 /// A `Dictionary` hashes its keys with SipHash, which was a third of the cost of resolving a
 /// kept singleton. Keys here are two type identities and an optional name, so a multiplicative
-/// hash of the identities (and the name's length) spreads them well; equality still compares the
-/// whole key.
+/// hash of the identities spreads unnamed keys well; a name is hashed whole (with the standard
+/// hasher), so that many names of one type, even of equal length, spread too. Equality still
+/// compares the whole key.
 @usableFromInline
 struct RegistrationTable: Sendable {
     private(set) var keys: [ServiceKey?] = Array(repeating: nil, count: 16)
@@ -17,7 +18,7 @@ struct RegistrationTable: Sendable {
         var hash = UInt(bitPattern: key.service) &* 0x9E37_79B9_7F4A_7C15
         hash ^= UInt(bitPattern: key.arguments) &* 0xC2B2_AE3D_27D4_EB4F
         if let name = key.name {
-            hash ^= UInt(bitPattern: name.utf8.count &+ 1) &* 0x1656_67B1_9E37_79F9
+            hash ^= UInt(bitPattern: name.hashValue) &* 0x1656_67B1_9E37_79F9
         }
         return Int(truncatingIfNeeded: hash ^ (hash >> 29)) & mask
     }

@@ -26,6 +26,13 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
         case cycle
         /// A factory or `initCompleted` closure threw.
         case factoryFailed
+        /// Threads wait for each other: each is creating a `.container` or `.weak` instance that
+        /// the other needs. ``relatedServices`` lists the services along the waits.
+        case deadlock
+        /// The chain of dependencies is too deep for the thread's stack; ``depth`` says how deep.
+        case tooDeep
+        /// A ``Resolution`` was used after its top-level resolve had ended, or on another thread.
+        case resolverExpired
     }
 
     /// What went wrong.
@@ -38,6 +45,33 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
     public let availableRegistrations: [String]
     /// For ``Kind/factoryFailed``: the error the factory threw.
     public let underlyingError: String?
+    /// For ``Kind/deadlock``: the service this thread waits for, then each service the thread
+    /// creating the previous one waits for; this thread is creating the last.
+    public let relatedServices: [String]
+    /// For ``Kind/tooDeep``: how many services deep the chain was when it stopped.
+    public let depth: Int?
+    /// For ``Kind/deadlock``: whether the threads only took their singletons in opposite orders,
+    /// so that the top-level resolve may give up its claims and run again.
+    @usableFromInline
+    var isRetryable = false
+
+    init(
+        kind: Kind,
+        service: String,
+        path: [Step] = [],
+        availableRegistrations: [String] = [],
+        underlyingError: String? = nil,
+        relatedServices: [String] = [],
+        depth: Int? = nil
+    ) {
+        self.kind = kind
+        self.service = service
+        self.path = path
+        self.availableRegistrations = availableRegistrations
+        self.underlyingError = underlyingError
+        self.relatedServices = relatedServices
+        self.depth = depth
+    }
 
     public var description: String {
         let trail = path.map(\.description).joined(separator: " → ")
@@ -62,7 +96,35 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
                 """
         case .factoryFailed:
             let underlying = underlyingError ?? "an error"
-            return "The factory of \(trail) threw: \(underlying)\(underlying.hasSuffix(".") ? "" : ".")"
+            let failing = trail.isEmpty ? service : trail
+            return "The factory of \(failing) threw: \(underlying)\(underlying.hasSuffix(".") ? "" : ".")"
+        case .deadlock:
+            let waits = relatedServices.dropFirst().map { "while it waits for \($0)" }
+            var text = "Deadlock between threads: this thread"
+            if !trail.isEmpty { text += ", resolving \(trail)," }
+            text += " waits for \(service), which another thread is creating "
+            text += waits.joined(separator: ", which another thread is creating ")
+            text += ", which this thread is creating. "
+            text += """
+                Two `.container` or `.weak` services that need each other, created first on two \
+                threads at once, wait for each other forever: create one of them before the other \
+                (resolve it at start-up), or break the dependency with `.initCompleted`.
+                """
+            return text
+        case .tooDeep:
+            let shown = trail.isEmpty ? service : "\(trail) → …"
+            return """
+                The dependencies of \(path.first?.service ?? service) are \(depth ?? 0) services deep, \
+                more than this thread's stack can hold: \(shown) → \(service). A chain this deep is \
+                usually a service that resolves itself with ever new runtime arguments: end the \
+                recursion, or resolve on a thread with a larger stack.
+                """
+        case .resolverExpired:
+            return """
+                \(service) was resolved through a resolver kept past its factory: a resolver works \
+                only on its thread, while its top-level `resolve` lasts. Keep the container and \
+                resolve from it instead.
+                """
         }
     }
 }

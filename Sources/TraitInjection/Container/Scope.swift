@@ -1,44 +1,54 @@
-/// How long a resolved instance is reused.
+/// How long a resolved instance of `Service` is reused.
 ///
 /// ```swift
 /// container.register(Database.self) { _ in SQLiteDatabase() }.inScope(.container)
 /// ```
-public enum Scope: Sendable, Hashable, CustomStringConvertible {
+///
+/// The scopes that hand one instance to every thread, ``container`` and ``weak``, exist only for
+/// `Sendable` services: registering a non-`Sendable` service in them does not compile ("type
+/// 'Cache' does not conform to the 'Sendable' protocol"). Make the service `Sendable` (an actor,
+/// an immutable class, or a class that guards its state with a lock), or keep it in ``graph`` or
+/// ``transient``.
+public struct Scope<Service>: Sendable, Hashable, CustomStringConvertible {
+    @usableFromInline
+    let kind: ScopeKind
+
+    init(_ kind: ScopeKind) {
+        self.kind = kind
+    }
+
     /// A new instance on every resolve.
-    case transient
+    public static var transient: Scope { Scope(.transient) }
+
     /// One instance per top-level `resolve` call: every dependency on the service within one
     /// object graph gets the same instance. This is what makes circular dependencies through
     /// ``Registration/initCompleted(_:)`` work. The default.
-    case graph
+    public static var graph: Scope { Scope(.graph) }
+
+    public var description: String { kind.description }
+}
+
+extension Scope where Service: Sendable {
     /// One instance per container, created exactly once, even when many threads resolve it first
-    /// at the same time.
-    case container
+    /// at the same time. Other threads see it only once its resolve has succeeded as a whole.
+    public static var container: Scope { Scope(.container) }
+
     /// One instance shared while anyone holds it strongly; a new one after it is released. Acts
-    /// like ``transient`` for value types.
-    case weak
+    /// like ``transient`` for values that are not objects.
+    public static var weak: Scope { Scope(.weak) }
+}
 
-    /// A small code, for keeping the scope in an atomic.
-    @usableFromInline
-    var code: UInt8 {
-        switch self {
-        case .transient: 0
-        case .graph: 1
-        case .container: 2
-        case .weak: 3
-        }
-    }
+/// A scope, without its service type.
+@usableFromInline
+enum ScopeKind: UInt8, Sendable, CustomStringConvertible {
+    case transient, graph, container, weak
 
+    /// Whether instances are kept in the registration's cell and shared across threads.
     @inlinable
-    init(code: UInt8) {
-        switch code {
-        case 0: self = .transient
-        case 1: self = .graph
-        case 2: self = .container
-        default: self = .weak
-        }
-    }
+    var keepsInstance: Bool { self == .container || self == .weak }
 
-    public var description: String {
+    @usableFromInline
+    var description: String {
         switch self {
         case .transient: "transient"
         case .graph: "graph"

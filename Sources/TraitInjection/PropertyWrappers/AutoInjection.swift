@@ -103,10 +103,18 @@ extension InjectionError {
     func neededBy<Service>(_ registration: Registration<Service>) -> any Error {
         guard let resolutionError, resolutionError.kind != .cycle else { return self }
         let property = ResolutionError.Step(service: declaration, location: location)
+        // The instance's own frame is on the path while its properties are injected: the
+        // property goes right after it.
+        var path = resolutionError.path
+        if let instance = path.lastIndex(of: registration.step) {
+            path.insert(property, at: instance + 1)
+        } else {
+            path = [registration.step, property] + path
+        }
         return ResolutionError(
             kind: resolutionError.kind,
             service: resolutionError.service,
-            path: [registration.step, property] + resolutionError.path,
+            path: path,
             availableRegistrations: resolutionError.availableRegistrations,
             underlyingError: resolutionError.underlyingError
         )

@@ -20,9 +20,22 @@ extension Container {
     public func autoInject<Instance>(into instance: Instance) throws(InjectionError) {
         let properties = AutoInjection.properties(of: instance)
         guard !properties.isEmpty else { return }
-        let resolution = Resolution(container: self)
-        for property in properties {
-            try property.inject(from: resolution)
+        var failure: InjectionError?
+        do {
+            try withTopLevelResolution { context throws(ResolutionError) in
+                let resolution = context.resolution(from: self)
+                for property in properties {
+                    do throws(InjectionError) {
+                        try property.inject(from: resolution)
+                    } catch {
+                        failure = error
+                        // Unwinds the resolution, so that nothing it created is kept.
+                        throw error.resolutionError ?? ResolutionError(kind: .factoryFailed, service: error.declaration)
+                    }
+                }
+            }
+        } catch {
+            throw failure ?? InjectionError(error, declaration: "@Inject property", location: "?")
         }
     }
 }

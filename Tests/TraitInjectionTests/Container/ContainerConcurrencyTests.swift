@@ -160,64 +160,6 @@ struct ContainerReentrancyTests {
         #expect(try container.resolve(String.self) == "3")
     }
 
-    @Test("A factory that keeps its resolver can still use it after the resolve has finished")
-    func keptResolver() throws {
-        let keeper = ResolverKeeper()
-        let container = Container()
-        container.register(Int.self) { _ in 7 }
-        container.register(String.self) { resolver in
-            keeper.resolver = resolver
-            return "kept"
-        }
-        _ = try container.resolve(String.self)
-        // Later resolves on this thread must not reuse (and reset) the resolution the factory kept.
-        _ = try container.resolve(Int.self)
-        _ = try container.resolve(String.self)
-        #expect(try keeper.resolver?.resolve(Int.self) == 7)
-    }
-
-    @Test("A resolver kept from a nested top-level resolve stays usable, and so does this thread's own")
-    func keptNestedResolver() throws {
-        let keeper = ResolverKeeper()
-        let container = Container()
-        let other = Container()
-        other.register(Int.self) { _ in 11 }
-        container.register(Int.self) { _ in 7 }
-        container.register(Service.self) { resolver in
-            keeper.resolver = resolver
-            return Service(number: 1)
-        }
-        // The outer resolve holds this thread's resolution; the nested one gets its own and keeps it.
-        container.register(String.self) { r in
-            "\(try container.resolve(Service.self).number + r.resolve(Int.self))"
-        }
-        #expect(try container.resolve(String.self) == "8")
-        // This thread's resolution serves another container, then this one again.
-        #expect(try other.resolve(Int.self) == 11)
-        #expect(try container.resolve(String.self) == "8")
-        #expect(try keeper.resolver?.resolve(Int.self) == 7)
-    }
-
-    @Test("A kept resolver keeps its container alive after every other reference is gone")
-    func keptResolverOutlivesContainer() throws {
-        let keeper = ResolverKeeper()
-        weak var weakContainer: Container?
-        do {
-            let container = Container()
-            weakContainer = container
-            container.register(Int.self) { _ in 7 }
-            container.register(String.self) { resolver in
-                keeper.resolver = resolver
-                return "kept"
-            }
-            _ = try container.resolve(String.self)
-        }
-        #expect(weakContainer != nil)
-        #expect(try keeper.resolver?.resolve(Int.self) == 7)
-        keeper.resolver = nil
-        #expect(weakContainer == nil)
-    }
-
     @Test("Registering while other threads resolve: every resolve sees the old or the new registration")
     func registerWhileResolving() async throws {
         let container = Container()

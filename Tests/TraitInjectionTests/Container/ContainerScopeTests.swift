@@ -13,7 +13,7 @@ struct ContainerScopeTests {
         }
     }
 
-    func container(scope: Scope) -> Container {
+    func container(scope: Scope<Service>) -> Container {
         let container = Container()
         container.register(Service.self) { _ in Service() }.inScope(scope)
         container.register(Pair.self) { r in Pair(try r.resolve(Service.self), try r.resolve(Service.self)) }

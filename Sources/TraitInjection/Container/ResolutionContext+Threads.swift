@@ -1,0 +1,175 @@
+public import Synchronization
+
+#if canImport(Darwin)
+    public import Darwin
+#elseif canImport(Glibc)
+    public import Glibc
+#elseif canImport(Musl)
+    public import Musl
+#endif
+
+/// The thread-local slot holding each thread's ``ResolutionContext``, reused by every top-level
+/// resolve on that thread.
+///
+/// There is one slot in the process (thread-local keys are scarce); each container copies it,
+/// so that a resolve reads it without the check of a lazily initialised global. When a thread
+/// exits, its context goes back to the pool.
+@usableFromInline
+struct ThreadContexts: Sendable {
+    @usableFromInline
+    let key: pthread_key_t
+
+    /// The process's slot.
+    static let shared = ThreadContexts()
+
+    private init() {
+        var key = pthread_key_t()
+        let result = pthread_key_create(&key) { pointer in
+            #if canImport(Darwin)
+                ResolutionContext.recycle(pointer)
+            #else
+                if let pointer { ResolutionContext.recycle(pointer) }
+            #endif
+        }
+        // Keys run out only in a process that creates them in a loop, which this library never does.
+        precondition(result == 0, "pthread_key_create failed: \(result)")
+        self.key = key
+    }
+}
+
+extension ResolutionContext {
+    /// Contexts no thread uses now. Contexts are never freed (a ``Resolution`` kept anywhere may
+    /// still check one), so there are at most as many as threads resolving, and nested resolves,
+    /// at the busiest moment.
+    private static let pool = Locked.make([Unmanaged<ResolutionContext>]())
+
+    /// A context for a top-level resolve on this thread: the thread's own one, or, if a resolve
+    /// on this thread is using it, a nested one linked to it. Hand it back with ``release(_:)``.
+    ///
+    /// The result is not retained: contexts are never freed.
+    @inlinable
+    static func acquire(_ slot: ThreadContexts) -> Unmanaged<ResolutionContext> {
+        guard let pointer = pthread_getspecific(slot.key) else { return acquireFirst(slot) }
+        let base = Unmanaged<ResolutionContext>.fromOpaque(pointer)
+        let isFree = base._withUnsafeGuaranteedRef { context in
+            guard !context.isInUse else { return false }
+            context.begin()
+            return true
+        }
+        return isFree ? base : acquireNested(in: base)
+    }
+
+    /// Marks the context in use, in a new activation.
+    @inlinable @inline(__always)
+    func begin() {
+        isInUse = true
+        activation &+= 1
+        activationCount.store(activation, ordering: .relaxed)
+    }
+
+    /// This thread's first resolve: it gets a context of its own.
+    @usableFromInline
+    static func acquireFirst(_ slot: ThreadContexts) -> Unmanaged<ResolutionContext> {
+        let context = take()
+        context._withUnsafeGuaranteedRef { context in
+            context.root = context
+            context.innermost = context
+            context.stackLimit = threadStackLimit()
+            context.begin()
+        }
+        pthread_setspecific(slot.key, context.toOpaque())
+        return context
+    }
+
+    /// A context for a top-level resolve started while `base` is in use on this thread.
+    @usableFromInline
+    static func acquireNested(in base: Unmanaged<ResolutionContext>) -> Unmanaged<ResolutionContext> {
+        let nested = take()
+        base._withUnsafeGuaranteedRef { root in
+            nested._withUnsafeGuaranteedRef { context in
+                context.root = root
+                context.outer = root.innermost
+                context.stackLimit = root.stackLimit
+                context.claimsAtStart = root.claims.count
+                context.begin()
+                root.innermost = context
+            }
+        }
+        return nested
+    }
+
+    /// A context from the pool, or a new one, set up for this thread.
+    private static func take() -> Unmanaged<ResolutionContext> {
+        let context = pool.withLock { $0.popLast() } ?? Unmanaged.passRetained(ResolutionContext())
+        context._withUnsafeGuaranteedRef { $0.thread.store(currentThreadBits(), ordering: .relaxed) }
+        return context
+    }
+
+    /// Hands back a context from ``acquire(_:)`` once its top-level resolve is done.
+    ///
+    /// Everything the resolve kept is dropped here, while the context is still marked in use, so
+    /// that a `deinit` that resolves again gets a nested context rather than this one.
+    @usableFromInline
+    static func release(_ context: ResolutionContext) {
+        context.activation &+= 1
+        context.activationCount.store(context.activation, ordering: .relaxed)
+        context.path.removeAll()
+        if !context.argumentFrames.isEmpty {
+            context.argumentFrames.removeAll()
+            context.activeArguments.removeAll()
+        }
+        if !context.pending.isEmpty { context.pending.removeAll() }
+        if !context.graph.isEmpty { context.graph.removeAll() }
+        context.isDryRun = false
+        guard context.root !== context else {
+            context.isInUse = false
+            return
+        }
+        context.root.innermost = context.outer
+        context.isInUse = false
+        context.outer = nil
+        context.root = nil
+        pool.withLock { $0.append(Unmanaged.passUnretained(context)) }
+    }
+
+    /// Puts the context of an exiting thread back in the pool.
+    static func recycle(_ pointer: UnsafeMutableRawPointer) {
+        let context = Unmanaged<ResolutionContext>.fromOpaque(pointer)
+        context._withUnsafeGuaranteedRef { context in
+            context.thread.store(0, ordering: .relaxed)
+            context.root = nil
+            context.innermost = nil
+        }
+        pool.withLock { $0.append(context) }
+    }
+
+    /// Whether a top-level resolve is running on this thread.
+    static func isResolving(_ slot: ThreadContexts) -> Bool {
+        guard let pointer = pthread_getspecific(slot.key) else { return false }
+        return Unmanaged<ResolutionContext>.fromOpaque(pointer).takeUnretainedValue().isInUse
+    }
+
+    /// The lowest stack address a resolve goes down to on this thread before it stops with
+    /// ``ResolutionError/Kind-swift.enum/tooDeep``: the stack's end, plus room for a factory and
+    /// for the error's own work.
+    static func threadStackLimit() -> UInt {
+        let margin: UInt = 64 * 1024
+        #if canImport(Darwin)
+            let top = UInt(bitPattern: pthread_get_stackaddr_np(pthread_self()))
+            let size = UInt(pthread_get_stacksize_np(pthread_self()))
+            return top - size + margin
+        #else
+            // `pthread_getattr_np` is a GNU extension the Glibc module does not declare.
+            typealias GetAttributes = @convention(c) (pthread_t, UnsafeMutablePointer<pthread_attr_t>) -> Int32
+            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pthread_getattr_np") else { return 0 }
+            let getAttributes = unsafeBitCast(symbol, to: GetAttributes.self)
+            var attributes = pthread_attr_t()
+            guard getAttributes(pthread_self(), &attributes) == 0 else { return 0 }
+            defer { pthread_attr_destroy(&attributes) }
+            var address: UnsafeMutableRawPointer?
+            var size = 0
+            guard pthread_attr_getstack(&attributes, &address, &size) == 0, let address else { return 0 }
+            return UInt(bitPattern: address) + min(margin, UInt(size) / 4)
+        #endif
+    }
+}

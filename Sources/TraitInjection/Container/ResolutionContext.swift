@@ -1,0 +1,494 @@
+public import Synchronization
+
+#if canImport(Darwin)
+    public import Darwin
+#elseif canImport(Glibc)
+    public import Glibc
+#elseif canImport(Musl)
+    public import Musl
+#endif
+
+/// The state of one top-level resolve: its object graph, its path, its queued completions and
+/// the kept instances it claimed, which are published only when it succeeds.
+///
+/// Each thread has one context for its top-level resolves (`ThreadContexts`); a top-level resolve
+/// started while another runs on the same thread (a factory that calls `container.resolve`, an
+/// `@Inject` read in an initializer) gets a context of its own, linked to the one it runs in
+/// (`outer`). Together they form the thread's *chain*: cycles are looked for along the whole
+/// chain, and the kept instances of the whole chain are published when its outermost resolve
+/// succeeds (the *root*, which owns them as a ``CreationOwner``).
+///
+/// A context is confined to its thread while active. Contexts are never freed: they go back to a
+/// pool, so a ``Resolution`` kept past its resolve can always check `activation` and expire.
+@usableFromInline
+final class ResolutionContext {
+    /// Bumped when a resolve starts using this context and when it ends: odd while active. A
+    /// ``Resolution`` compares it with its own, maybe on another thread.
+    @usableFromInline let activationCount = Atomic<UInt64>(0)
+    /// The thread using this context, as `pthread_self()` bits.
+    @usableFromInline let thread = Atomic<UInt>(0)
+
+    // Confined to the thread while active, and never re-entered, so the dynamic exclusivity
+    // checks (a quarter of a transient resolve) are turned off for them.
+    @usableFromInline @exclusivity(unchecked) var graph = GraphInstances()
+    @usableFromInline @exclusivity(unchecked) var path = ResolutionPath()
+    /// For each frame of a registration that takes runtime arguments, its key (`nil` if an
+    /// argument is not `Hashable`), for telling a recursion with other arguments from a cycle.
+    @usableFromInline @exclusivity(unchecked) var argumentFrames: [ArgumentKey?] = []
+    /// The keys in `argumentFrames`.
+    @usableFromInline @exclusivity(unchecked) var activeArguments: Set<ArgumentKey> = []
+    /// Completions (`initCompleted`, auto-injection) queued until the outermost factory returns.
+    @usableFromInline @exclusivity(unchecked) var pending: [PendingCompletion] = []
+    /// Root only: the kept instances the chain created, published when the root succeeds.
+    @usableFromInline @exclusivity(unchecked) var claims: [any ClaimedInstance] = []
+    @usableFromInline @exclusivity(unchecked) var activation: UInt64 = 0
+    @usableFromInline @exclusivity(unchecked) var isInUse = false
+    @usableFromInline @exclusivity(unchecked) var isDryRun = false
+    var isDraining = false
+    /// The outermost context of this thread's chain (itself for a root).
+    @usableFromInline @exclusivity(unchecked) unowned(unsafe) var root: ResolutionContext! = nil
+    /// The context this nested one runs in.
+    @usableFromInline @exclusivity(unchecked) unowned(unsafe) var outer: ResolutionContext?
+    /// Root only: the innermost active context of the chain.
+    @usableFromInline @exclusivity(unchecked) unowned(unsafe) var innermost: ResolutionContext?
+    /// Below this stack address a resolve stops with ``ResolutionError/Kind-swift.enum/tooDeep``.
+    @usableFromInline @exclusivity(unchecked) var stackLimit: UInt = 0
+    /// For a nested context: how many of the root's claims it found when it started.
+    var claimsAtStart = 0
+
+    /// Completions run per top-level resolve before it gives up on a graph that keeps growing.
+    static let completionLimit = 10_000
+
+    init() {}
+
+    // MARK: Identity
+
+    /// Whether a ``Resolution`` of `activation` may use this context now: on its thread, during
+    /// that activation.
+    @inlinable @inline(__always)
+    func isCurrent(_ activation: UInt64) -> Bool {
+        activationCount.load(ordering: .relaxed) == activation
+            && thread.load(ordering: .relaxed) == currentThreadBits()
+    }
+
+    /// The resolver handed to factories and completions that look up from `container`.
+    @inlinable @inline(__always)
+    func resolution(from container: Container) -> Resolution {
+        Resolution(context: self, activation: activation, container: container)
+    }
+
+    /// Who owns the kept instances this chain creates.
+    @usableFromInline
+    var owner: CreationOwner {
+        CreationOwner(resolve: ObjectIdentifier(root), generation: root.activation)
+    }
+
+    // MARK: Resolving
+
+    /// Resolves `registration`, found from `container` under the key of `Service` and the
+    /// argument types.
+    @inlinable
+    func resolve<Service, each Argument>(
+        _ registration: Registration<Service>,
+        from container: Container,
+        arguments: repeat each Argument
+    ) throws(ResolutionError) -> Service {
+        let scope = registration.scope
+        let identity = ObjectIdentifier(registration)
+        switch scope {
+        case .graph:
+            if let cached = graph.instance(for: identity, as: Service.self) { return cached }
+        case .container:
+            if let cached = registration.cell.strongInstance { return cached }
+        case .weak:
+            if let cached = registration.cell.instance { return cached }
+        case .transient:
+            break
+        }
+        var argumentKey: ArgumentKey?
+        if registration.takesArguments {
+            argumentKey = try checkCycle(registration, arguments: repeat each arguments)
+        } else if path.index(of: registration) != nil || outer != nil {
+            try checkCycle(registration)
+        }
+        if currentStackAddress() < stackLimit { throw tooDeep(registration) }
+
+        var lookup = container
+        var claimedEpoch: UInt64?
+        if scope.keepsInstance, !isDryRun {
+            switch try claim(registration) {
+            case .instance(let instance): return instance
+            case .create(let epoch): claimedEpoch = epoch
+            case .createUnkept, .ownClaim: break
+            }
+            // A kept instance is built from the registrations of the container that keeps it.
+            lookup = registration.owner
+        }
+
+        path.push(registration)
+        if registration.takesArguments { pushArguments(argumentKey) }
+        let instance: Service
+        do {
+            // The registration keeps its factory: it is called without retaining it.
+            instance = try Unmanaged.passUnretained(registration.factory)._withUnsafeGuaranteedRef { box in
+                let factory = unsafeDowncast(box, to: FactoryBox<Service, repeat each Argument>.self)
+                return try factory(resolution(from: lookup), repeat each arguments)
+            }
+        } catch {
+            let wrapped = wrap(error)
+            popFrame(registration)
+            if claimedEpoch != nil { registration.cell.abandon(by: owner) }
+            throw wrapped
+        }
+        popFrame(registration)
+
+        if scope == .graph { graph.insert(instance, for: identity) }
+        if let epoch = claimedEpoch {
+            root.claims.append(Claimed(registration: registration, instance: instance, epoch: epoch))
+        }
+        // Auto-injection of @Inject/@WeakInject properties, queued like initCompleted so cycles close.
+        if registration.autoInjects,
+            let injection = registration.autoInjection.injection(into: instance, of: registration)
+        {
+            enqueue(injection, for: instance, of: registration, from: lookup)
+        }
+        if registration.hasCompletion {
+            for completion in registration.completions {
+                enqueue(completion, for: instance, of: registration, from: lookup)
+            }
+        }
+        return instance
+    }
+
+    /// Pops the frame of `registration`, and its arguments.
+    @inlinable @inline(__always)
+    func popFrame(_ registration: any AnyRegistration) {
+        path.pop()
+        if registration.takesArguments, let key = argumentFrames.removeLast() { activeArguments.remove(key) }
+    }
+
+    /// The instance of a `.container` or `.weak` registration: published, claimed for this
+    /// resolve to create, or already created by this thread's chain.
+    @usableFromInline
+    func claim<Service>(_ registration: Registration<Service>) throws(ResolutionError) -> InstanceCell<Service>.Claim {
+        let claim: InstanceCell<Service>.Claim
+        do {
+            claim = try registration.cell.claim(by: owner)
+        } catch {
+            throw deadlock(error)
+        }
+        guard case .ownClaim = claim else { return claim }
+        // Created earlier in this chain, and not yet published: the same instance.
+        for claimed in root.claims {
+            if let mine = claimed as? Claimed<Service>, mine.registration === registration {
+                return .instance(mine.instance)
+            }
+        }
+        // Its factory is still running further up this thread: a cycle.
+        throw cycleThroughChain(back: registration)
+    }
+
+    @usableFromInline
+    func pushArguments(_ key: ArgumentKey?) {
+        argumentFrames.append(key)
+        if let key { activeArguments.insert(key) }
+    }
+
+    /// Throws if `registration` is already being created on this thread's chain.
+    @usableFromInline
+    func checkCycle(_ registration: any AnyRegistration) throws(ResolutionError) {
+        for context in chain() where context.path.index(of: registration) != nil {
+            throw cycleThroughChain(back: registration)
+        }
+    }
+
+    /// Throws if `registration` is already being created with the same `arguments` on this
+    /// thread's chain; a recursion with other arguments goes on. Returns the frame's key.
+    @usableFromInline
+    func checkCycle<each Argument>(
+        _ registration: any AnyRegistration,
+        arguments: repeat each Argument
+    ) throws(ResolutionError) -> ArgumentKey? {
+        var values: [AnyHashable] = []
+        for argument in repeat each arguments {
+            // An argument that is not `Hashable` cannot be compared: never a cycle (a runaway
+            // recursion still ends at the depth limit).
+            guard let hashable = argument as? any Hashable else { return nil }
+            values.append(AnyHashable(hashable))
+        }
+        let key = ArgumentKey(registration: ObjectIdentifier(registration), values: values)
+        for context in chain() where context.activeArguments.contains(key) {
+            throw cycleThroughChain(back: registration)
+        }
+        return key
+    }
+
+    /// The contexts of this thread's chain, outermost first, ending with this one.
+    func chain() -> [ResolutionContext] {
+        var contexts = [self]
+        while let outer = contexts.last?.outer { contexts.append(outer) }
+        return contexts.reversed()
+    }
+
+    // MARK: Completions
+
+    /// Queues `completion` to run once the outermost factory has returned. (A typed-throws closure
+    /// here crashes the 6.3 compiler, so the queue holds untyped ones.)
+    @usableFromInline
+    func enqueue<Service>(
+        _ completion: @escaping @Sendable (Resolution, Service) throws -> Void,
+        for instance: Service,
+        of registration: Registration<Service>,
+        from container: Container
+    ) {
+        pending.append(
+            PendingCompletion(registration: registration, container: container) { resolution in
+                try completion(resolution, instance)
+            }
+        )
+    }
+
+    /// Whether completions or claims wait for the end of the resolve.
+    @inlinable
+    var hasDeferredWork: Bool { !pending.isEmpty || (root === self && !claims.isEmpty) }
+
+    /// Ends a successful top-level resolve: runs the queued completions, including those queued by
+    /// the resolves they make, then (for a root) publishes the kept instances the chain created.
+    @usableFromInline
+    func complete() throws(ResolutionError) {
+        try drainCompletions()
+        guard root === self, !claims.isEmpty else { return }
+        let owner = self.owner
+        let published = claims
+        claims.removeAll()
+        for claimed in published { claimed.publish(by: owner) }
+    }
+
+    func drainCompletions() throws(ResolutionError) {
+        guard !isDraining else { return }
+        isDraining = true
+        defer { isDraining = false }
+        var runs = 0
+        while let next = pending.first {
+            runs += 1
+            guard runs <= Self.completionLimit else {
+                throw ResolutionError(
+                    kind: .factoryFailed,
+                    service: next.registration.step.service,
+                    path: path.steps() + [next.registration.step],
+                    underlyingError: """
+                        more than \(Self.completionLimit) initCompleted closures ran in one resolve: a \
+                        closure keeps creating new instances. Keep services that close a cycle in the \
+                        `.graph` scope (the default) rather than `.transient`.
+                        """
+                )
+            }
+            pending.removeFirst()
+            // The completion's frame is on the path while it runs, for errors and for cycles
+            // through nested top-level resolves.
+            path.push(next.registration)
+            do {
+                try next.run(resolution(from: next.container))
+            } catch {
+                let wrapped = wrap(error)
+                path.pop()
+                throw wrapped
+            }
+            path.pop()
+        }
+    }
+
+    /// Undoes a failed top-level resolve: the kept instances it claimed are abandoned (a root's,
+    /// or those a nested resolve added to its root's), and nothing queued runs.
+    @usableFromInline
+    func fail() {
+        pending.removeAll()
+        let owner = self.owner
+        let start = root === self ? 0 : min(claimsAtStart, root.claims.count)
+        let abandoned = Array(root.claims[start...])
+        root.claims.removeSubrange(start...)
+        for claimed in abandoned { claimed.abandon(by: owner) }
+        // The instances go with `abandoned`, here, with no lock held.
+    }
+
+    // MARK: Errors
+
+    @usableFromInline
+    func wrap(_ error: any Error) -> ResolutionError {
+        if let resolutionError = error as? ResolutionError { return resolutionError }
+        let failing = path.innermostService ?? "?"
+        return ResolutionError(
+            kind: .factoryFailed,
+            service: failing,
+            path: path.steps(),
+            underlyingError: String(describing: error)
+        )
+    }
+
+    /// The error for a cycle: `registration` is already being created on this thread's chain.
+    @usableFromInline
+    func cycleThroughChain(back registration: any AnyRegistration) -> ResolutionError {
+        let frames = chain().flatMap { context in (0..<context.path.count).map { context.path.frames[$0].registration }
+        }
+        let start = frames.firstIndex { $0 === registration } ?? 0
+        return ResolutionError(kind: .cycle, service: registration.step.service, path: frames[start...].map(\.step))
+    }
+
+    /// The error for a chain too deep for this thread's stack.
+    @usableFromInline
+    func tooDeep(_ registration: any AnyRegistration) -> ResolutionError {
+        let frames = chain().flatMap { context in (0..<context.path.count).map { context.path.frames[$0].registration }
+        }
+        return ResolutionError(
+            kind: .tooDeep,
+            service: registration.step.service,
+            path: frames.prefix(5).map(\.step),
+            depth: frames.count + 1
+        )
+    }
+
+    /// The error for threads waiting for each other's kept instances.
+    ///
+    /// If the instance the other thread waits for is one this chain has already created (its
+    /// factory returned; it waits only for the end of this resolve to be published), the threads
+    /// merely took their singletons in opposite orders: the resolve can give its claims up and
+    /// try again. If its factory is still running, the two services need each other.
+    func deadlock(_ deadlock: CreationWaits.Deadlock) -> ResolutionError {
+        var error = ResolutionError(
+            kind: .deadlock,
+            service: deadlock.services.first ?? "?",
+            path: path.steps(),
+            relatedServices: deadlock.services
+        )
+        error.isRetryable = root.claims.contains { $0.cell == deadlock.held }
+        return error
+    }
+
+    /// The error for a service registered nowhere in the container chain.
+    func notRegistered(_ requested: ServiceDescription, service: ObjectIdentifier, from container: Container)
+        -> ResolutionError
+    {
+        ResolutionError(
+            kind: .notRegistered,
+            service: requested.description,
+            path: path.steps(),
+            availableRegistrations: container.registrations(of: service)
+        )
+    }
+
+    /// Resolves a service with no registration: `T?` as the registered `T`, or an error.
+    @usableFromInline
+    func resolveUnregistered<Service, each Argument>(
+        _: Service.Type,
+        from container: Container,
+        name: String?,
+        arguments: repeat each Argument
+    ) throws(ResolutionError) -> Service {
+        if let optional = Service.self as? any OptionalService.Type {
+            let wrapped = try optional.resolveWrapped(
+                with: resolution(from: container),
+                name: name,
+                arguments: repeat each arguments
+            )
+            return wrapped as! Service
+        }
+        let requested = ServiceDescription(Service.self, name: name, arguments: (repeat each Argument).self)
+        throw notRegistered(requested, service: ObjectIdentifier(Service.self), from: container)
+    }
+}
+
+/// A registration and the runtime arguments of one frame of the path.
+@usableFromInline
+struct ArgumentKey: Hashable {
+    @usableFromInline let registration: ObjectIdentifier
+    @usableFromInline let values: [AnyHashable]
+}
+
+/// A queued `initCompleted` closure or auto-injection, with its instance.
+@usableFromInline
+struct PendingCompletion {
+    /// Not retained: the registry keeps registrations as long as the container.
+    @usableFromInline unowned(unsafe) let registration: any AnyRegistration
+    /// Where the completion's resolves look up, not retained: the resolve's caller keeps it.
+    @usableFromInline unowned(unsafe) let container: Container
+    @usableFromInline let run: (Resolution) throws -> Void
+
+    @usableFromInline
+    init(registration: any AnyRegistration, container: Container, run: @escaping (Resolution) throws -> Void) {
+        self.registration = registration
+        self.container = container
+        self.run = run
+    }
+}
+
+/// A kept instance that a resolve created and will publish if it succeeds.
+@usableFromInline
+protocol ClaimedInstance {
+    /// The identity of the registration's cell.
+    var cell: ObjectIdentifier { get }
+    func publish(by owner: CreationOwner)
+    func abandon(by owner: CreationOwner)
+}
+
+@usableFromInline
+struct Claimed<Service>: ClaimedInstance {
+    @usableFromInline let registration: Registration<Service>
+    @usableFromInline let instance: Service
+    @usableFromInline let epoch: UInt64
+
+    @usableFromInline
+    init(registration: Registration<Service>, instance: Service, epoch: UInt64) {
+        self.registration = registration
+        self.instance = instance
+        self.epoch = epoch
+    }
+
+    @usableFromInline
+    var cell: ObjectIdentifier { ObjectIdentifier(registration.cell) }
+
+    @usableFromInline
+    func publish(by owner: CreationOwner) {
+        registration.cell.publish(instance, weakly: registration.scope == .weak, epoch: epoch, by: owner)
+    }
+
+    @usableFromInline
+    func abandon(by owner: CreationOwner) {
+        registration.cell.abandon(by: owner)
+    }
+}
+
+/// `Optional`, so that resolving `T?` resolves `T`.
+protocol OptionalService {
+    static func resolveWrapped<each Argument>(
+        with resolution: Resolution,
+        name: String?,
+        arguments: repeat each Argument
+    ) throws(ResolutionError) -> Any
+}
+
+extension Optional: OptionalService {
+    static func resolveWrapped<each Argument>(
+        with resolution: Resolution,
+        name: String?,
+        arguments: repeat each Argument
+    ) throws(ResolutionError) -> Any {
+        Wrapped?.some(try resolution.resolve(Wrapped.self, name: name, arguments: repeat each arguments)) as Any
+    }
+}
+
+/// The current thread, as bits.
+@inlinable @inline(__always)
+func currentThreadBits() -> UInt {
+    #if canImport(Darwin)
+        UInt(bitPattern: pthread_self())
+    #else
+        UInt(pthread_self())
+    #endif
+}
+
+/// An address in the stack frame of this call, just below its caller's.
+@usableFromInline @inline(never)
+func currentStackAddress() -> UInt {
+    var marker: UInt8 = 0
+    return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+}

@@ -1,0 +1,254 @@
+import Dispatch
+import Synchronization
+import Testing
+import TraitInjection
+
+#if canImport(Glibc)
+    import CDispatch
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A service resolved with a runtime argument, which resolves the next one down.
+final class Link: Sendable {
+    let depth: Int
+    let next: Link?
+    init(depth: Int, next: Link?) {
+        self.depth = depth
+        self.next = next
+    }
+}
+
+/// An object that resolves a service in its initializer through an `@Inject` property.
+final class EagerReader: @unchecked Sendable {
+    @Inject var service: Service
+
+    init() throws {
+        _ = try $service.resolve()
+    }
+}
+
+/// Runs `body` on a new thread with a stack of `stackSize` bytes, and waits for it.
+func onThread(stackSize: Int, _ body: @escaping @Sendable () -> Void) {
+    final class Box {
+        let body: @Sendable () -> Void
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+    }
+    var attributes = pthread_attr_t.init()
+    pthread_attr_init(&attributes)
+    pthread_attr_setstacksize(&attributes, stackSize)
+    #if canImport(Darwin)
+        var thread: pthread_t?
+    #else
+        var thread = pthread_t()
+    #endif
+    let box = Unmanaged.passRetained(Box(body)).toOpaque()
+    let result = pthread_create(
+        &thread,
+        &attributes,
+        { pointer in
+            #if canImport(Darwin)
+                let box = Unmanaged<Box>.fromOpaque(pointer).takeRetainedValue()
+            #else
+                let box = Unmanaged<Box>.fromOpaque(pointer!).takeRetainedValue()
+            #endif
+            box.body()
+            return nil
+        },
+        box
+    )
+    precondition(result == 0)
+    pthread_attr_destroy(&attributes)
+    #if canImport(Darwin)
+        pthread_join(thread!, nil)
+    #else
+        pthread_join(thread, nil)
+    #endif
+}
+
+@Suite("Container: cycles, waits and depth end in errors, never a hang or a crash")
+struct ContainerCycleStressTests {
+    @Test(
+        "A factory that resolves its own service from the container is a cycle, in every scope",
+        arguments: [Scope<Service>.transient, .graph, .container, .weak]
+    )
+    func nestedTopLevelCycle(scope: Scope<Service>) throws {
+        let container = Container()
+        container.register(Service.self) { _ in
+            Service(number: try container.resolve(Service.self).number + 1)
+        }
+        .inScope(scope)
+        let error = try #require(throws: ResolutionError.self) { try container.resolve(Service.self) }
+        #expect(error.kind == .cycle)
+        #expect(error.path.map(\.service) == ["Service"])
+        // The failed resolve kept nothing: a fixed registration works.
+        container.register(Service.self) { _ in Service(number: 1) }.inScope(scope)
+        #expect(try container.resolve(Service.self).number == 1)
+    }
+
+    @Test("A cycle through a nested resolve of another service is reported with the whole path")
+    func nestedTopLevelCycleThroughTwo() throws {
+        let container = Container()
+        container.register(Service.self) { _ in Service(number: try container.resolve(Int.self)) }
+            .inScope(.container)
+        container.register(Int.self) { r in try r.resolve(Service.self).number }
+        let error = try #require(throws: ResolutionError.self) { try container.resolve(Service.self) }
+        #expect(error.kind == .cycle)
+        #expect(error.path.map(\.service) == ["Service", "Int"])
+    }
+
+    @Test("An @Inject property read in an initializer that closes a cycle is reported, not hung")
+    func injectInInitializer() throws {
+        let container = Container()
+        container.register(EagerReader.self) { _ in try EagerReader() }.inScope(.container)
+        container.register(Service.self) { r in
+            _ = try r.resolve(EagerReader.self)
+            return Service()
+        }
+        try Container.withShared(container) {
+            let error = try #require(throws: ResolutionError.self) { try container.resolve(Service.self) }
+            #expect(error.kind == .cycle || error.description.contains("Circular dependency"))
+            #expect(error.description.contains("Circular dependency"))
+        }
+    }
+
+    @Test("A service may resolve itself with other runtime arguments; the same arguments are a cycle")
+    func recursionWithArguments() throws {
+        let container = Container()
+        container.register(Link.self) { (r, depth: Int) in
+            Link(depth: depth, next: depth == 0 ? nil : try r.resolve(Link.self, arguments: depth - 1))
+        }
+        #expect(try container.resolve(Link.self, arguments: 10).next?.next?.depth == 8)
+        container.register(Link.self, name: "loop") { (r, depth: Int) in
+            Link(depth: depth, next: try r.resolve(Link.self, name: "loop", arguments: depth))
+        }
+        let error = try #require(throws: ResolutionError.self) {
+            try container.resolve(Link.self, name: "loop", arguments: 3)
+        }
+        #expect(error.kind == .cycle)
+    }
+
+    @Test("Stress: two threads creating singletons that need each other get a deadlock error, not a hang")
+    func deadlockBetweenThreads() throws {
+        for _ in 0..<10 {
+            let container = Container()
+            // Each factory waits until both have started, so that each thread holds its singleton.
+            let started = Counter()
+            @Sendable func waitForBoth() {
+                started.increment()
+                while started.count < 2 { usleepCompat(50) }
+            }
+            container.register(Service.self, name: "A") { r in
+                waitForBoth()
+                return Service(number: try r.resolve(Service.self, name: "B").number)
+            }
+            .inScope(.container)
+            container.register(Service.self, name: "B") { r in
+                waitForBoth()
+                return Service(number: try r.resolve(Service.self, name: "A").number)
+            }
+            .inScope(.container)
+            let errors = Mutex<[ResolutionError]>([])
+            DispatchQueue.concurrentPerform(iterations: 2) { thread in
+                do throws(ResolutionError) {
+                    _ = try container.resolve(Service.self, name: thread == 0 ? "A" : "B")
+                } catch {
+                    errors.withLock { $0.append(error) }
+                }
+            }
+            let all = errors.withLock { $0 }
+            #expect(all.count == 2)
+            let deadlock = try #require(all.first { $0.kind == .deadlock })
+            #expect(deadlock.description.contains("Deadlock between threads"))
+            #expect(deadlock.relatedServices.count == 2)
+            #expect(deadlock.description.contains("Service (name: \"A\")"))
+            #expect(deadlock.description.contains("Service (name: \"B\")"))
+        }
+    }
+
+    @Test("Stress: singletons taken in opposite orders by two threads all resolve, exactly once")
+    func oppositeOrders() throws {
+        for _ in 0..<50 {
+            let container = Container()
+            let creations = Counter()
+            container.register(Service.self, name: "A") { _ in Service(number: creations.increment()) }
+                .inScope(.container)
+            container.register(Service.self, name: "B") { _ in Service(number: creations.increment()) }
+                .inScope(.container)
+            container.register(String.self, name: "AB") { r in
+                let a = try r.resolve(Service.self, name: "A")
+                usleepCompat(100)
+                return "\(a.number)\(try r.resolve(Service.self, name: "B").number)"
+            }
+            container.register(String.self, name: "BA") { r in
+                let b = try r.resolve(Service.self, name: "B")
+                usleepCompat(100)
+                return "\(try r.resolve(Service.self, name: "A").number)\(b.number)"
+            }
+            let results = Mutex<[String]>([])
+            DispatchQueue.concurrentPerform(iterations: 2) { thread in
+                let result = try? container.resolve(String.self, name: thread == 0 ? "AB" : "BA")
+                results.withLock { $0.append(result ?? "failed") }
+            }
+            let all = results.withLock { $0 }
+            #expect(all[0] == all[1])
+            #expect(!all.contains("failed"))
+            let a = try container.resolve(Service.self, name: "A")
+            let b = try container.resolve(Service.self, name: "B")
+            #expect(all[0] == "\(a.number)\(b.number)")
+        }
+    }
+
+    /// The stack a 1,000-deep chain needs: 512 KiB (the secondary thread size on Apple platforms)
+    /// in an optimised build. A debug build's frames are about ten times larger.
+    static var stackForThousand: Int {
+        #if DEBUG
+            16 * 1024 * 1024
+        #else
+            512 * 1024
+        #endif
+    }
+
+    @Test("A chain of 1,000 dependencies resolves on a thread with a 512 KiB stack (release builds)")
+    func deepChainOnSmallStack() throws {
+        let container = Container()
+        container.register(Link.self) { (r, depth: Int) in
+            Link(depth: depth, next: depth == 0 ? nil : try r.resolve(Link.self, arguments: depth - 1))
+        }
+        let depth = Mutex<Int?>(nil)
+        onThread(stackSize: Self.stackForThousand) {
+            var link = try? container.resolve(Link.self, arguments: 999)
+            var count = 0
+            while let current = link {
+                count += 1
+                link = current.next
+            }
+            depth.withLock { $0 = count }
+        }
+        #expect(depth.withLock { $0 } == 1_000)
+    }
+
+    @Test("A far deeper chain throws an error naming its depth and first services, on any stack")
+    func tooDeep() throws {
+        let container = Container()
+        container.register(Link.self) { (r, depth: Int) in
+            Link(depth: depth, next: depth == 0 ? nil : try r.resolve(Link.self, arguments: depth - 1))
+        }
+        for stackSize in [512 * 1024, Self.stackForThousand] {
+            let caught = Mutex<ResolutionError?>(nil)
+            onThread(stackSize: stackSize) {
+                do throws(ResolutionError) {
+                    _ = try container.resolve(Link.self, arguments: 10_000_000)
+                } catch {
+                    caught.withLock { $0 = error }
+                }
+            }
+            let thrown = try #require(caught.withLock { $0 })
+            #expect(thrown.kind == .tooDeep)
+            #expect((thrown.depth ?? 0) > (stackSize == 512 * 1024 ? 10 : 1_000))
+            #expect(thrown.description.contains("services deep"))
+            #expect(thrown.path.first?.service == "Link (arguments: Int)")
+        }
+    }
+}
