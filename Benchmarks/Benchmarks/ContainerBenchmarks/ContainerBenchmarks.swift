@@ -121,6 +121,35 @@ func retainObjects(_ objects: [any AnyObject & Sendable], threads: Int, shared: 
     }
 }
 
+/// A container with `count` named registrations of one type, names of equal length.
+func makeNamedContainer(count: Int) -> TraitInjection.Container {
+    let container = TraitInjection.Container()
+    for index in 0..<count {
+        container.register(TransientService.self, name: namedKey(index)) { _ in TransientService() }
+            .inScope(.transient)
+    }
+    return container
+}
+
+/// The same registrations in Swinject.
+func makeNamedSwinjectContainer(count: Int) -> Swinject.Container {
+    let container = Swinject.Container()
+    for index in 0..<count {
+        container.register(TransientService.self, name: namedKey(index)) { _ in TransientService() }
+            .inObjectScope(.transient)
+    }
+    return container
+}
+
+/// `service-00042`: every name has the same length.
+func namedKey(_ index: Int) -> String {
+    let digits = String(index)
+    return "service-" + String(repeating: "0", count: 5 - digits.count) + digits
+}
+
+/// The name resolved by the named-lookup benchmarks: the middle one.
+func middleName(of count: Int) -> String { namedKey(count / 2) }
+
 /// Two cached singletons, created before the scaling benchmarks measure anything.
 func makeWarmContainer() -> TraitInjection.Container {
     let container = makeTraitContainer()
@@ -205,6 +234,27 @@ let benchmarks: @Sendable () -> Void = {
         for _ in benchmark.scaledIterations {
             let leaf = Leaf()
             blackHole(Root(left: Middle(leaf: leaf), right: Middle(leaf: leaf)))
+        }
+    }
+
+    // Named lookups: one of N names of one type, all names of equal length. Flat in N.
+    for count in [10, 10_000] {
+        Benchmark("Resolve named, one of \(count) names: TraitInjection") { benchmark, container in
+            let name = middleName(of: count)
+            for _ in benchmark.scaledIterations {
+                blackHole(must { try container.resolve(TransientService.self, name: name) })
+            }
+        } setup: {
+            makeNamedContainer(count: count)
+        }
+
+        Benchmark("Resolve named, one of \(count) names: Swinject") { benchmark, container in
+            let name = middleName(of: count)
+            for _ in benchmark.scaledIterations {
+                blackHole(container.resolve(TransientService.self, name: name)!)
+            }
+        } setup: {
+            makeNamedSwinjectContainer(count: count)
         }
     }
 

@@ -54,7 +54,7 @@ extension Container {
     }
 
     /// The current task's shared container, set by ``withShared(_:operation:)``.
-    @TaskLocal private static var taskShared: Container?
+    @TaskLocal static var taskShared: Container?
 
     /// The shared container of tasks that did not choose one.
     private static let processShared = Container()

@@ -120,6 +120,7 @@ extension ResolutionContext {
         }
         if !context.pending.isEmpty { context.pending.removeAll() }
         if !context.graph.isEmpty { context.graph.removeAll() }
+        if !context.graphByArguments.isEmpty { context.graphByArguments.removeAll() }
         context.isDryRun = false
         guard context.root !== context else {
             context.isInUse = false

@@ -37,6 +37,8 @@ final class ResolutionContext {
     @usableFromInline @exclusivity(unchecked) var argumentFrames: [ArgumentKey?] = []
     /// The keys in `argumentFrames`.
     @usableFromInline @exclusivity(unchecked) var activeArguments: Set<ArgumentKey> = []
+    /// The graph-scoped instances of registrations that take runtime arguments, by their values.
+    @usableFromInline @exclusivity(unchecked) var graphByArguments: [ArgumentKey: Any] = [:]
     /// Completions (`initCompleted`, auto-injection) queued until the outermost factory returns.
     @usableFromInline @exclusivity(unchecked) var pending: [PendingCompletion] = []
     /// Root only: the kept instances the chain created, published when the root succeeds.
@@ -95,9 +97,16 @@ final class ResolutionContext {
     ) throws(ResolutionError) -> Service {
         let scope = registration.scope
         let identity = ObjectIdentifier(registration)
+        // A registration that takes runtime arguments is told apart by their values, for the
+        // graph and for cycles (`nil` if one is not `Hashable`).
+        let argumentKey = registration.takesArguments ? ArgumentKey(registration, repeat each arguments) : nil
         switch scope {
         case .graph:
-            if let cached = graph.instance(for: identity, as: Service.self) { return cached }
+            if registration.takesArguments {
+                if let argumentKey, let cached = graphByArguments[argumentKey] { return cached as! Service }
+            } else if let cached = graph.instance(for: identity, as: Service.self) {
+                return cached
+            }
         case .container:
             if let cached = registration.cell.strongInstance { return cached }
         case .weak:
@@ -105,13 +114,11 @@ final class ResolutionContext {
         case .transient:
             break
         }
-        var argumentKey: ArgumentKey?
         if registration.takesArguments {
-            argumentKey = try checkCycle(registration, arguments: repeat each arguments)
+            if let argumentKey { try checkCycle(registration, key: argumentKey) }
         } else if path.index(of: registration) != nil || outer != nil {
             try checkCycle(registration)
         }
-        if currentStackAddress() < stackLimit { throw tooDeep(registration) }
 
         var lookup = container
         var claimedEpoch: UInt64?
@@ -125,6 +132,10 @@ final class ResolutionContext {
             lookup = registration.owner
         }
 
+        if path.count >= Self.maximumDepth {
+            if claimedEpoch != nil { registration.cell.abandon(by: owner) }
+            throw tooDeep(registration)
+        }
         path.push(registration)
         if registration.takesArguments { pushArguments(argumentKey) }
         let instance: Service
@@ -132,6 +143,12 @@ final class ResolutionContext {
             // The registration keeps its factory: it is called without retaining it.
             instance = try Unmanaged.passUnretained(registration.factory)._withUnsafeGuaranteedRef { box in
                 let factory = unsafeDowncast(box, to: FactoryBox<Service, repeat each Argument>.self)
+                // Near the end of this thread's stack, the factory runs on a larger one.
+                guard currentStackAddress() >= stackLimit else {
+                    return try callOnLargerStack(registration) {
+                        try factory(resolution(from: lookup), repeat each arguments)
+                    }
+                }
                 return try factory(resolution(from: lookup), repeat each arguments)
             }
         } catch {
@@ -142,7 +159,13 @@ final class ResolutionContext {
         }
         popFrame(registration)
 
-        if scope == .graph { graph.insert(instance, for: identity) }
+        if scope == .graph {
+            if !registration.takesArguments {
+                graph.insert(instance, for: identity)
+            } else if let argumentKey {
+                graphByArguments[argumentKey] = instance
+            }
+        }
         if let epoch = claimedEpoch {
             root.claims.append(Claimed(registration: registration, instance: instance, epoch: epoch))
         }
@@ -197,30 +220,22 @@ final class ResolutionContext {
     /// Throws if `registration` is already being created on this thread's chain.
     @usableFromInline
     func checkCycle(_ registration: any AnyRegistration) throws(ResolutionError) {
-        for context in chain() where context.path.index(of: registration) != nil {
-            throw cycleThroughChain(back: registration)
+        var context: ResolutionContext? = self
+        while let current = context {
+            if current.path.index(of: registration) != nil { throw cycleThroughChain(back: registration) }
+            context = current.outer
         }
     }
 
-    /// Throws if `registration` is already being created with the same `arguments` on this
-    /// thread's chain; a recursion with other arguments goes on. Returns the frame's key.
+    /// Throws if `registration` is already being created with the same arguments (`key`) on
+    /// this thread's chain; a recursion with other arguments goes on.
     @usableFromInline
-    func checkCycle<each Argument>(
-        _ registration: any AnyRegistration,
-        arguments: repeat each Argument
-    ) throws(ResolutionError) -> ArgumentKey? {
-        var values: [AnyHashable] = []
-        for argument in repeat each arguments {
-            // An argument that is not `Hashable` cannot be compared: never a cycle (a runaway
-            // recursion still ends at the depth limit).
-            guard let hashable = argument as? any Hashable else { return nil }
-            values.append(AnyHashable(hashable))
+    func checkCycle(_ registration: any AnyRegistration, key: ArgumentKey) throws(ResolutionError) {
+        var context: ResolutionContext? = self
+        while let current = context {
+            if current.activeArguments.contains(key) { throw cycleThroughChain(back: registration) }
+            context = current.outer
         }
-        let key = ArgumentKey(registration: ObjectIdentifier(registration), values: values)
-        for context in chain() where context.activeArguments.contains(key) {
-            throw cycleThroughChain(back: registration)
-        }
-        return key
     }
 
     /// The contexts of this thread's chain, outermost first, ending with this one.
@@ -397,11 +412,25 @@ final class ResolutionContext {
     }
 }
 
-/// A registration and the runtime arguments of one frame of the path.
+/// A registration and the values of the runtime arguments it is resolved with.
 @usableFromInline
 struct ArgumentKey: Hashable {
     @usableFromInline let registration: ObjectIdentifier
     @usableFromInline let values: [AnyHashable]
+
+    /// The key of `registration` with `arguments`, or `nil` if an argument is not `Hashable`:
+    /// such a resolve is never taken for a cycle (a runaway recursion still ends at the depth
+    /// limit) and never shares a graph instance.
+    @usableFromInline
+    init?<each Argument>(_ registration: AnyObject, _ arguments: repeat each Argument) {
+        var values: [AnyHashable] = []
+        for argument in repeat each arguments {
+            guard let hashable = argument as? any Hashable else { return nil }
+            values.append(AnyHashable(hashable))
+        }
+        self.registration = ObjectIdentifier(registration)
+        self.values = values
+    }
 }
 
 /// A queued `initCompleted` closure or auto-injection, with its instance.

@@ -39,9 +39,19 @@ extension Injected {
     }
 
     /// Sets the trait `key` for this instance, with copy-on-write for struct copies.
+    ///
+    /// For a class instance, the identifier is never replaced, whichever way this is reached.
     @inlinable
     public mutating func setTrait<Key: TraitKey>(_ key: Key.Type, to value: Key.Value) {
-        TraitStore.setValue(value, under: .typed(key), for: &injectableIdentifier)
+        if Self.self is AnyObject.Type {
+            // An object's identifier is shared by every reference to it, maybe on other threads:
+            // it is never replaced, so all references agree and no write is lost. (Reached here
+            // through generic code or an existential, where the `Self: AnyObject` overload is
+            // not chosen.)
+            TraitStore.setValue(value, under: .typed(key), forShared: injectableIdentifier)
+        } else {
+            TraitStore.setValue(value, under: .typed(key), for: &injectableIdentifier)
+        }
     }
 }
 
