@@ -31,15 +31,16 @@ public final class Container: Sendable, Resolver {
     public let parent: Container?
 
     /// The registrations, each a `Registration<Service>` filed under its exact key, as written by
-    /// `register`, with every snapshot of them published for lock-free lookups.
-    private let registry = Locked.make(Registry())
+    /// `register`, with the snapshots of them published for lock-free lookups.
+    let registry = Locked.make(Registry())
 
     /// The address of the current snapshot of the registrations (a `RegistrySnapshot`, kept alive
     /// by `registry`), or 0 after a `register` until the next lookup publishes a new one.
     ///
     /// A lookup reads it without a lock and without retaining it, so that threads resolving at the
-    /// same time write to no shared memory. A superseded snapshot may still be in use by a lookup
-    /// on another thread, so it is only released with the container.
+    /// same time write to no shared memory. A superseded snapshot may still be in use by a resolve
+    /// on another thread, so it is released only once every resolve that was running when it was
+    /// superseded has ended (see `Container+Registry.swift`).
     @usableFromInline
     let published = Atomic<UInt>(0)
 
@@ -89,14 +90,16 @@ public final class Container: Sendable, Resolver {
 
     /// Files `registration` under `key`, replacing any registration there.
     private func add<Service>(_ registration: Registration<Service>, for key: ServiceKey) -> Registration<Service> {
-        let replaced = registry.withLock { registry in
-            published.store(0, ordering: .releasing)
-            return registry.table.insert(registration, for: key)
+        let (replaced, freed) = registry.withLock { registry in
+            retireSnapshot(&registry)
+            return (registry.table.insert(registration, for: key), registry.reclaim())
         }
-        // A lookup on another thread may still be using the replaced registration, so snapshots
-        // keep it until the container goes; the instance it kept is let go now, outside the lock,
-        // and it keeps none from now on.
+        // The instance the replaced registration kept is let go now, outside the lock, and it
+        // keeps none from now on. Resolves in flight may still use the registration itself: it
+        // goes with the last snapshot holding it, once they have ended. Snapshots no resolve can
+        // read any more go here, outside the lock, with the registrations only they held.
         replaced?.retire()
+        _ = freed
         return registration
     }
 
@@ -127,8 +130,8 @@ public final class Container: Sendable, Resolver {
 
     /// Resolves `service` registered under `name` with runtime `arguments`.
     ///
-    /// A `.container` singleton that already exists is returned without taking any resolution
-    /// step; everything else goes through a resolution that tracks the graph and the path.
+    /// A `.container` singleton that already exists is returned without taking any lock;
+    /// everything else goes through a resolution that tracks the graph and the path.
     ///
     /// - Throws: ``ResolutionError`` describing what is missing, the cycle found, or the error a
     ///   factory threw, with the resolution path and where each service was registered.
@@ -138,36 +141,36 @@ public final class Container: Sendable, Resolver {
         name: String? = nil,
         arguments: repeat each Argument
     ) throws(ResolutionError) -> Service {
-        let key = ServiceKey(Service.self, name: name, arguments: (repeat each Argument).self)
-        guard let found = registration(for: key) else {
-            return try failToResolve(service, name: name, arguments: repeat each arguments)
-        }
-        // Neither the registration nor its cell is retained: the published snapshot keeps them alive.
-        return try found.withBorrowed { object throws(ResolutionError) in
-            let registration = unsafeDowncast(object, to: Registration<Service>.self)
-            // A kept singleton needs no resolution at all.
-            if registration.scope == .container, let kept = registration.cell.strongInstance {
-                return kept
+        do {
+            return try resolveOnce(service, name: name, arguments: repeat each arguments)
+        } catch  where error.isRetryable {
+            return try retryAfterDeadlock(error) { () throws(ResolutionError) in
+                try resolveOnce(service, name: name, arguments: repeat each arguments)
             }
-            return try resolveWithResolution(registration, arguments: repeat each arguments)
         }
     }
 
-    /// Resolves `registration` in a top-level resolve of its own.
+    /// One try at a top-level resolve.
     @inlinable
-    func resolveWithResolution<Service, each Argument>(
-        _ registration: Registration<Service>,
+    func resolveOnce<Service, each Argument>(
+        _ service: Service.Type,
+        name: String?,
         arguments: repeat each Argument
     ) throws(ResolutionError) -> Service {
-        do {
-            return try withTopLevelResolution { context throws(ResolutionError) in
-                try context.resolve(registration, from: self, arguments: repeat each arguments)
+        try withTopLevelResolution { context throws(ResolutionError) in
+            // Looked up while the context is active: the snapshot, and the registration found in
+            // it, stay alive until the context ends, without being retained.
+            let key = ServiceKey(Service.self, name: name, arguments: (repeat each Argument).self)
+            guard let found = registration(for: key) else {
+                return try context.resolveUnregistered(
+                    service, from: self, name: name, arguments: repeat each arguments)
             }
-        } catch  where error.isRetryable {
-            return try retryAfterDeadlock(error) { () throws(ResolutionError) in
-                try withTopLevelResolution { context throws(ResolutionError) in
-                    try context.resolve(registration, from: self, arguments: repeat each arguments)
-                }
+            return try found.withBorrowed { object throws(ResolutionError) in
+                try context.resolve(
+                    unsafeDowncast(object, to: Registration<Service>.self),
+                    from: self,
+                    arguments: repeat each arguments
+                )
             }
         }
     }
@@ -214,18 +217,6 @@ public final class Container: Sendable, Resolver {
             }
         }
         throw last
-    }
-
-    /// Not registered: `T?` resolves `T`; otherwise the error, with what is registered.
-    @usableFromInline
-    func failToResolve<Service, each Argument>(
-        _ service: Service.Type,
-        name: String?,
-        arguments: repeat each Argument
-    ) throws(ResolutionError) -> Service {
-        try withTopLevelResolution { context throws(ResolutionError) in
-            try context.resolveUnregistered(service, from: self, name: name, arguments: repeat each arguments)
-        }
     }
 
     /// Resolves every registration of `service` that takes no arguments, here and in the parent
@@ -328,31 +319,6 @@ public final class Container: Sendable, Resolver {
     @usableFromInline
     func parentRegistration(for key: ServiceKey) -> Unmanaged<AnyObject>? {
         parent?.registration(for: key)
-    }
-
-    /// The registration for `key` in this container, looked up in the published snapshot.
-    @inlinable @inline(__always)
-    func localRegistration(for key: ServiceKey) -> Unmanaged<AnyObject>? {
-        guard let snapshot = UnsafeRawPointer(bitPattern: published.load(ordering: .acquiring)) else {
-            return publishSnapshot().registration(for: key)
-        }
-        return Unmanaged<RegistrySnapshot>.fromOpaque(snapshot)._withUnsafeGuaranteedRef {
-            $0.registration(for: key)
-        }
-    }
-
-    /// Publishes a snapshot of the registrations (after a `register`) and returns it.
-    @usableFromInline
-    func publishSnapshot() -> RegistrySnapshot {
-        registry.withLock { registry in
-            if let current = UnsafeRawPointer(bitPattern: published.load(ordering: .acquiring)) {
-                return Unmanaged<RegistrySnapshot>.fromOpaque(current).takeUnretainedValue()
-            }
-            let snapshot = RegistrySnapshot(table: registry.table)
-            registry.snapshots.append(snapshot)
-            published.store(UInt(bitPattern: Unmanaged.passUnretained(snapshot).toOpaque()), ordering: .releasing)
-            return snapshot
-        }
     }
 
     /// Descriptions of the registrations of one service type, here and in the parent chain.

@@ -1,9 +1,32 @@
-/// What `register` writes: the registrations, and every snapshot published for lookups.
+/// What `register` writes: the registrations, the snapshot published for lookups, and the
+/// superseded snapshots that resolves in flight may still read.
 struct Registry {
     var table = RegistrationTable()
-    /// Every snapshot published so far. A lookup on another thread may still be reading a
-    /// superseded one, so they live as long as the container.
-    var snapshots: [RegistrySnapshot] = []
+    /// The snapshot whose address is published, if any.
+    var current: RegistrySnapshot?
+    /// Superseded snapshots, each kept until the resolves that may read it have ended.
+    var retired: [RetiredSnapshot] = []
+
+    /// Takes out the retired snapshots that no resolve can read any more, for the caller to
+    /// release after the lock (releasing one may release registrations and their factories).
+    mutating func reclaim() -> [RetiredSnapshot] {
+        guard !retired.isEmpty else { return [] }
+        let (freed, kept) = retired.reduce(into: ([RetiredSnapshot](), [RetiredSnapshot]())) { result, entry in
+            if entry.isUnread { result.0.append(entry) } else { result.1.append(entry) }
+        }
+        retired = kept
+        return freed
+    }
+}
+
+/// A superseded snapshot, and the resolves that were running when it was superseded.
+struct RetiredSnapshot {
+    let snapshot: RegistrySnapshot
+    /// Each context that was active then, with its activation: once every one has moved on, no
+    /// resolve can hold a reference into the snapshot.
+    let readers: [ResolutionContext.Activation]
+
+    var isUnread: Bool { readers.allSatisfy(\.hasEnded) }
 }
 
 /// An immutable copy of a container's registrations, read by lookups without a lock.
@@ -19,7 +42,7 @@ final class RegistrySnapshot: @unchecked Sendable {
     private let registrations: [any AnyRegistration]
 
     // `@unchecked Sendable`: the memory is written once, here, before the snapshot is published,
-    // and only read afterwards.
+    // and only read afterwards; it is freed once no resolve can read it (`RetiredSnapshot`).
     init(table: RegistrationTable) {
         let capacity = table.keys.count
         mask = capacity - 1

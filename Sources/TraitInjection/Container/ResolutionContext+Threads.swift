@@ -64,7 +64,9 @@ extension ResolutionContext {
     func begin() {
         isInUse = true
         activation &+= 1
-        activationCount.store(activation, ordering: .relaxed)
+        // Sequentially consistent: before any lookup of this activation reads a snapshot, so that
+        // a `register` that retires the snapshot sees this context active (Container+Registry).
+        activationCount.store(activation, ordering: .sequentiallyConsistent)
     }
 
     /// This thread's first resolve: it gets a context of its own.
@@ -98,10 +100,43 @@ extension ResolutionContext {
         return nested
     }
 
+    /// Every context ever made, for ``activations()``.
+    private static let all = Locked.make([Unmanaged<ResolutionContext>]())
+
+    /// One activation of a context, as seen when a snapshot was retired.
+    struct Activation {
+        /// Not retained: contexts are never freed.
+        unowned(unsafe) let context: ResolutionContext
+        let count: UInt64
+
+        /// Whether the context has moved on: no lookup of that activation remains.
+        var hasEnded: Bool {
+            context.activationCount.load(ordering: .sequentiallyConsistent) != count
+        }
+    }
+
+    /// The contexts active now, with their activations.
+    static func activations() -> [Activation] {
+        all.withLock { contexts in
+            contexts.compactMap { unmanaged in
+                let context = unmanaged.takeUnretainedValue()
+                let count = context.activationCount.load(ordering: .sequentiallyConsistent)
+                return count & 1 == 1 ? Activation(context: context, count: count) : nil
+            }
+        }
+    }
+
     /// A context from the pool, or a new one, set up for this thread.
     private static func take() -> Unmanaged<ResolutionContext> {
-        let context = pool.withLock { $0.popLast() } ?? Unmanaged.passRetained(ResolutionContext())
+        let context = pool.withLock { $0.popLast() } ?? makeContext()
         context._withUnsafeGuaranteedRef { $0.thread.store(currentThreadBits(), ordering: .relaxed) }
+        return context
+    }
+
+    /// A new context, never freed.
+    private static func makeContext() -> Unmanaged<ResolutionContext> {
+        let context = Unmanaged.passRetained(ResolutionContext())
+        all.withLock { $0.append(context) }
         return context
     }
 
@@ -112,7 +147,8 @@ extension ResolutionContext {
     @usableFromInline
     static func release(_ context: ResolutionContext) {
         context.activation &+= 1
-        context.activationCount.store(context.activation, ordering: .relaxed)
+        // After every use of what this activation's lookups borrowed.
+        context.activationCount.store(context.activation, ordering: .releasing)
         context.path.removeAll()
         if !context.argumentFrames.isEmpty {
             context.argumentFrames.removeAll()
