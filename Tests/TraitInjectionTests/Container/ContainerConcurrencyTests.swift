@@ -111,6 +111,59 @@ struct ContainerConcurrencyStressTests {
 
 @Suite("Container: no lock is held while user code runs")
 struct ContainerReentrancyTests {
+    /// Uses the container from its `deinit`: released under a lock, it would deadlock.
+    final class ReentrantDeinit: Sendable {
+        weak let container: Container?
+        let log: Counter
+
+        init(_ container: Container, log: Counter) {
+            self.container = container
+            self.log = log
+        }
+
+        deinit {
+            guard let container else { return }
+            _ = try? container.resolve(Int.self)
+            container.register(String.self, name: "from deinit") { _ in "registered" }
+            container.resetScopedInstances()
+            log.increment()
+        }
+    }
+
+    @Test(
+        "Values released by the container (closures, kept instances) may use it from their deinit",
+        .timeLimit(.minutes(1))
+    )
+    func deinitUsesContainer() throws {
+        let container = Container()
+        let log = Counter()
+        container.register(Int.self) { _ in 1 }
+        // An initCompleted closure and a factory capturing such a value, then replaced: released
+        // when the old snapshot goes, with no lock held.
+        do {
+            let captured = ReentrantDeinit(container, log: log)
+            container.register(Service.self) { _ in
+                _ = captured
+                return Service()
+            }
+            .initCompleted { _, _ in _ = captured }
+        }
+        _ = try container.resolve(Service.self)
+        container.register(Service.self) { _ in Service() }
+        container.register(Double.self) { _ in 0 }
+        #expect(log.count == 1)
+        // A kept instance released by a reset.
+        container.register(ReentrantDeinit.self) { _ in ReentrantDeinit(container, log: log) }.inScope(.container)
+        _ = try container.resolve(ReentrantDeinit.self)
+        container.resetScopedInstances()
+        #expect(log.count == 2)
+        // A kept instance released by replacing its registration.
+        _ = try container.resolve(ReentrantDeinit.self)
+        container.register(ReentrantDeinit.self) { _ in ReentrantDeinit(container, log: log) }
+        #expect(log.count == 3)
+        #expect(try container.resolve(String.self, name: "from deinit") == "registered")
+    }
+
     @Test("A factory may resolve other services, including singletons")
     func factoryResolves() throws {
         let container = Container()
