@@ -158,20 +158,7 @@ public final class Container: Sendable, Resolver {
         arguments: repeat each Argument
     ) throws(ResolutionError) -> Service {
         try withTopLevelResolution { context throws(ResolutionError) in
-            // Looked up while the context is active: the snapshot, and the registration found in
-            // it, stay alive until the context ends, without being retained.
-            let key = ServiceKey(Service.self, name: name, arguments: (repeat each Argument).self)
-            guard let found = registration(for: key) else {
-                return try context.resolveUnregistered(
-                    service, from: self, name: name, arguments: repeat each arguments)
-            }
-            return try found.withBorrowed { object throws(ResolutionError) in
-                try context.resolve(
-                    unsafeDowncast(object, to: Registration<Service>.self),
-                    from: self,
-                    arguments: repeat each arguments
-                )
-            }
+            try context.resolve(service, name: name, from: self, arguments: repeat each arguments)
         }
     }
 

@@ -1,11 +1,3 @@
-#if canImport(Darwin)
-    import Darwin
-#elseif canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
-
 /// The resolver a factory receives: one top-level `resolve` of a ``Container`` in progress.
 ///
 /// ```swift
@@ -58,20 +50,7 @@ public struct Resolution: Resolver {
         guard context.isCurrent(activation) else {
             throw ResolutionError.expired(Service.self, name: name, arguments: (repeat each Argument).self)
         }
-        let key = ServiceKey(Service.self, name: name, arguments: (repeat each Argument).self)
-        // The container is not retained for the lookup: the top-level resolve's caller holds it.
-        guard let found = container.registration(for: key) else {
-            return try context.resolveUnregistered(
-                service, from: container, name: name, arguments: repeat each arguments)
-        }
-        // Not retained: the snapshot the registration was found in keeps it alive.
-        return try found.withBorrowed { object throws(ResolutionError) in
-            try context.resolve(
-                unsafeDowncast(object, to: Registration<Service>.self),
-                from: container,
-                arguments: repeat each arguments
-            )
-        }
+        return try context.resolve(service, name: name, from: container, arguments: repeat each arguments)
     }
 
     /// Resolves the unnamed registration of `service`, passing `arguments` to its factory.

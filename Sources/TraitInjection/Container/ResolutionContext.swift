@@ -87,6 +87,29 @@ final class ResolutionContext {
 
     // MARK: Resolving
 
+    /// Resolves `service` registered under `name` with `arguments`, looked up from `container`.
+    ///
+    /// Called while this context is active: the snapshot the registration is found in, and so the
+    /// registration, stay alive until the context ends, without being retained
+    /// (`Container+Registry.swift`).
+    @inlinable
+    func resolve<Service, each Argument>(
+        _ service: Service.Type,
+        name: String?,
+        from container: Container,
+        arguments: repeat each Argument
+    ) throws(ResolutionError) -> Service {
+        let key = ServiceKey(Service.self, name: name, arguments: (repeat each Argument).self)
+        guard let found = container.registration(for: key) else {
+            return try resolveUnregistered(service, from: container, name: name, arguments: repeat each arguments)
+        }
+        return try found.withBorrowed { object throws(ResolutionError) in
+            try resolve(
+                unsafeDowncast(object, to: Registration<Service>.self), from: container,
+                arguments: repeat each arguments)
+        }
+    }
+
     /// Resolves `registration`, found from `container` under the key of `Service` and the
     /// argument types.
     @inlinable
