@@ -196,7 +196,8 @@ public final class Container: Sendable, Resolver {
     ) throws(ResolutionError) -> Result {
         var last = error
         for _ in 0..<3 where !ResolutionContext.isResolving(threadContexts) {
-            sched_yield()
+            // This resolve holds nothing now: let the other thread finish what it was creating.
+            last.contested?.wait()
             do {
                 return try resolve()
             } catch  where error.isRetryable {

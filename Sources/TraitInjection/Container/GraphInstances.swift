@@ -1,4 +1,19 @@
-/// The graph-scoped instances of one top-level resolve, by registration.
+/// What a graph-scoped instance is kept under: its registration, and the container its
+/// dependencies were looked up from (a parent's registration resolved through a child is built
+/// from the child's registrations, and inside a parent's singleton from the parent's).
+@usableFromInline
+struct GraphKey: Hashable {
+    @usableFromInline let registration: ObjectIdentifier
+    @usableFromInline let container: ObjectIdentifier
+
+    @inlinable
+    init(registration: ObjectIdentifier, container: ObjectIdentifier) {
+        self.registration = registration
+        self.container = container
+    }
+}
+
+/// The graph-scoped instances of one top-level resolve, by registration and lookup container.
 ///
 /// A graph rarely holds more than a handful of services, so they are kept in a list searched
 /// from the end (the latest are asked for most); a graph that grows past `indexThreshold`
@@ -6,9 +21,9 @@
 /// reference, so that reading it back needs no dynamic cast; anything else is kept as `Any`.
 @usableFromInline
 struct GraphInstances {
-    @usableFromInline var identities: [ObjectIdentifier] = []
+    @usableFromInline var identities: [GraphKey] = []
     @usableFromInline var instances: [Instance] = []
-    @usableFromInline var index: [ObjectIdentifier: Int]?
+    @usableFromInline var index: [GraphKey: Int]?
 
     @usableFromInline
     enum Instance {
@@ -27,7 +42,7 @@ struct GraphInstances {
 
     /// The instance created for the registration `identity`, whose service type is `Service`.
     @inlinable @inline(__always)
-    func instance<Service>(for identity: ObjectIdentifier, as _: Service.Type) -> Service? {
+    func instance<Service>(for identity: GraphKey, as _: Service.Type) -> Service? {
         guard let position = position(of: identity) else { return nil }
         switch instances[position] {
         case .object(let object):
@@ -41,7 +56,7 @@ struct GraphInstances {
     /// Keeps `instance`, just created for the registration `identity`. (A registration is created
     /// at most once per graph, so this always appends.)
     @inlinable @inline(__always)
-    mutating func insert<Service>(_ instance: Service, for identity: ObjectIdentifier) {
+    mutating func insert<Service>(_ instance: Service, for identity: GraphKey) {
         if Service.self is AnyObject.Type {
             instances.append(.object(unsafeBitCast(instance, to: AnyObject.self)))
         } else {
@@ -56,7 +71,7 @@ struct GraphInstances {
     }
 
     @inlinable @inline(__always)
-    func position(of identity: ObjectIdentifier) -> Int? {
+    func position(of identity: GraphKey) -> Int? {
         if let index { return index[identity] }
         var position = identities.endIndex
         while position > identities.startIndex {

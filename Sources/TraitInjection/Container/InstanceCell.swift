@@ -263,6 +263,14 @@ final class InstanceCell<Service>: Sendable {
 }
 
 extension InstanceCell: CreationCell {
+    func markWaiting(ifCreatedBy owner: CreationOwner) -> Bool {
+        state.withLock { guarded in
+            guard case .creating(let creator, _) = guarded.state, creator == owner else { return false }
+            guarded.state = .creating(creator, hasWaiters: true)
+            return true
+        }
+    }
+
     var creator: CreationOwner? {
         state.withLock { guarded in
             if case .creating(let creator, _) = guarded.state { return creator }

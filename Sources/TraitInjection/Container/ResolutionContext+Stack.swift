@@ -14,13 +14,17 @@ extension ResolutionContext {
     @usableFromInline
     static var maximumDepth: Int { 10_000 }
 
+    /// The most top-level resolves one thread may nest (a factory calling `container.resolve`,
+    /// which calls it again, …); a deeper one throws ``ResolutionError/Kind-swift.enum/tooDeep``.
+    static var maximumNesting: Int { 1_000 }
+
     /// The stack of each helper thread a deep resolve continues on: reserved address space,
     /// committed only as it is used.
     static let helperStackSize = 64 * 1024 * 1024
 
     /// How many services this thread's chain is creating.
     var chainDepth: Int {
-        chain().reduce(0) { $0 + $1.path.count }
+        depthBase + path.count
     }
 
     /// Calls `factory` on a helper thread with a large stack, while this thread waits: the chain
@@ -41,25 +45,27 @@ extension ResolutionContext {
         guard chainDepth < Self.maximumDepth else { throw tooDeep(registration) }
         var outcome: Result<Service, any Error>?
         let contexts = chain()
-        let saved = contexts.map { ($0.thread.load(ordering: .relaxed), $0.stackLimit) }
+        let saved = contexts.map { ($0.thread.load(ordering: .relaxed), $0.stackBase, $0.stackLimit) }
         let overrides = InjectorOverrides.current
         let shared = Container.taskShared
-        let base = root!
+        let root = self.root!
         Self.onHelperThread {
-            let limit = Self.threadStackLimit()
+            let (base, limit) = Self.threadStack()
             for context in contexts {
                 context.thread.store(currentThreadBits(), ordering: .relaxed)
+                context.stackBase = base
                 context.stackLimit = limit
             }
-            pthread_setspecific(ThreadContexts.shared.key, Unmanaged.passUnretained(base).toOpaque())
+            pthread_setspecific(ThreadContexts.shared.key, Unmanaged.passUnretained(root).toOpaque())
             outcome = InjectorOverrides.$current.withValue(overrides) {
                 Container.$taskShared.withValue(shared) { Result { try factory() } }
             }
             // The helper exits without the chain: its exit must not recycle the root.
             pthread_setspecific(ThreadContexts.shared.key, nil)
         }
-        for (context, (thread, limit)) in zip(contexts, saved) {
+        for (context, (thread, base, limit)) in zip(contexts, saved) {
             context.thread.store(thread, ordering: .relaxed)
+            context.stackBase = base
             context.stackLimit = limit
         }
         return try outcome!.get()

@@ -76,7 +76,7 @@ extension ResolutionContext {
         context._withUnsafeGuaranteedRef { context in
             context.root = context
             context.innermost = context
-            context.stackLimit = threadStackLimit()
+            (context.stackBase, context.stackLimit) = threadStack()
             context.begin()
         }
         pthread_setspecific(slot.key, context.toOpaque())
@@ -92,7 +92,14 @@ extension ResolutionContext {
                 context.root = root
                 context.outer = root.innermost
                 context.stackLimit = root.stackLimit
+                context.stackBase = root.stackBase
                 context.claimsAtStart = root.claims.count
+                context.nesting = (context.outer?.nesting ?? 0) + 1
+                context.depthBase =
+                    context.nesting >= maximumNesting
+                    ? maximumDepth : (context.outer.map { $0.depthBase + $0.path.count } ?? 0)
+                // A resolve nested in `verify()` keeps nothing either.
+                context.isDryRun = context.outer?.isDryRun ?? false
                 context.begin()
                 root.innermost = context
             }
@@ -159,10 +166,14 @@ extension ResolutionContext {
         if !context.graphByArguments.isEmpty { context.graphByArguments.removeAll() }
         context.isDryRun = false
         guard context.root !== context else {
+            // Kept instances claimed by resolves that the instances dropped above started in
+            // their `deinit`: those resolves succeeded.
+            context.publishClaims()
             context.isInUse = false
             return
         }
         context.root.innermost = context.outer
+        context.depthBase = 0
         context.isInUse = false
         context.outer = nil
         context.root = nil
@@ -186,27 +197,30 @@ extension ResolutionContext {
         return Unmanaged<ResolutionContext>.fromOpaque(pointer).takeUnretainedValue().isInUse
     }
 
-    /// The lowest stack address a resolve goes down to on this thread before it stops with
-    /// ``ResolutionError/Kind-swift.enum/tooDeep``: the stack's end, plus room for a factory and
-    /// for the error's own work.
-    static func threadStackLimit() -> UInt {
+    /// This thread's stack: its lowest address, and the address below which a resolve continues
+    /// on a helper thread, leaving room for a factory and for the switch itself. (0, 0) if the
+    /// platform does not say.
+    static func threadStack() -> (base: UInt, limit: UInt) {
         let margin: UInt = 64 * 1024
         #if canImport(Darwin)
             let top = UInt(bitPattern: pthread_get_stackaddr_np(pthread_self()))
             let size = UInt(pthread_get_stacksize_np(pthread_self()))
-            return top - size + margin
+            return (top - size, top - size + min(margin, size / 2))
         #else
             // `pthread_getattr_np` is a GNU extension the Glibc module does not declare.
             typealias GetAttributes = @convention(c) (pthread_t, UnsafeMutablePointer<pthread_attr_t>) -> Int32
-            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pthread_getattr_np") else { return 0 }
+            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pthread_getattr_np") else {
+                return (0, 0)
+            }
             let getAttributes = unsafeBitCast(symbol, to: GetAttributes.self)
             var attributes = pthread_attr_t()
-            guard getAttributes(pthread_self(), &attributes) == 0 else { return 0 }
+            guard getAttributes(pthread_self(), &attributes) == 0 else { return (0, 0) }
             defer { pthread_attr_destroy(&attributes) }
             var address: UnsafeMutableRawPointer?
             var size = 0
-            guard pthread_attr_getstack(&attributes, &address, &size) == 0, let address else { return 0 }
-            return UInt(bitPattern: address) + min(margin, UInt(size) / 4)
+            guard pthread_attr_getstack(&attributes, &address, &size) == 0, let address else { return (0, 0) }
+            let base = UInt(bitPattern: address)
+            return (base, base + min(margin, UInt(size) / 2))
         #endif
     }
 }

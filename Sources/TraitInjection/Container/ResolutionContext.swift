@@ -38,7 +38,7 @@ final class ResolutionContext {
     /// The keys in `argumentFrames`.
     @usableFromInline @exclusivity(unchecked) var activeArguments: Set<ArgumentKey> = []
     /// The graph-scoped instances of registrations that take runtime arguments, by their values.
-    @usableFromInline @exclusivity(unchecked) var graphByArguments: [ArgumentKey: Any] = [:]
+    @usableFromInline @exclusivity(unchecked) var graphByArguments: [GraphArgumentKey: Any] = [:]
     /// Completions (`initCompleted`, auto-injection) queued until the outermost factory returns.
     @usableFromInline @exclusivity(unchecked) var pending: [PendingCompletion] = []
     /// Root only: the kept instances the chain created, published when the root succeeds.
@@ -53,10 +53,17 @@ final class ResolutionContext {
     @usableFromInline @exclusivity(unchecked) unowned(unsafe) var outer: ResolutionContext?
     /// Root only: the innermost active context of the chain.
     @usableFromInline @exclusivity(unchecked) unowned(unsafe) var innermost: ResolutionContext?
-    /// Below this stack address a resolve stops with ``ResolutionError/Kind-swift.enum/tooDeep``.
+    /// Below this stack address, a factory runs on a helper thread's larger stack.
     @usableFromInline @exclusivity(unchecked) var stackLimit: UInt = 0
+    /// The lowest address of the stack `stackLimit` belongs to.
+    @usableFromInline @exclusivity(unchecked) var stackBase: UInt = 0
     /// For a nested context: how many of the root's claims it found when it started.
-    var claimsAtStart = 0
+    @usableFromInline var claimsAtStart = 0
+    /// How deep in its thread's chain this context is: 0 for a root.
+    @usableFromInline var nesting = 0
+    /// How many services the contexts this one is nested in are creating: 0 for a root. (Past
+    /// ``maximumNesting`` nested resolves, ``maximumDepth``, so that the chain stops there.)
+    @usableFromInline @exclusivity(unchecked) var depthBase = 0
 
     /// Completions run per top-level resolve before it gives up on a graph that keeps growing.
     static let completionLimit = 10_000
@@ -71,6 +78,14 @@ final class ResolutionContext {
     func isCurrent(_ activation: UInt64) -> Bool {
         activationCount.load(ordering: .relaxed) == activation
             && thread.load(ordering: .relaxed) == currentThreadBits()
+    }
+
+    /// Whether this thread's stack is nearly used up. An address outside the stack (a sanitizer
+    /// may keep locals elsewhere) says nothing: the check is then skipped.
+    @inlinable @inline(__always)
+    var isStackLow: Bool {
+        let address = currentStackAddress()
+        return address < stackLimit && address >= stackBase
     }
 
     /// The resolver handed to factories and completions that look up from `container`.
@@ -119,14 +134,19 @@ final class ResolutionContext {
         arguments: repeat each Argument
     ) throws(ResolutionError) -> Service {
         let scope = registration.scope
-        let identity = ObjectIdentifier(registration)
+        let identity = GraphKey(registration: ObjectIdentifier(registration), container: ObjectIdentifier(container))
         // A registration that takes runtime arguments is told apart by their values, for the
         // graph and for cycles (`nil` if one is not `Hashable`).
         let argumentKey = registration.takesArguments ? ArgumentKey(registration, repeat each arguments) : nil
         switch scope {
         case .graph:
             if registration.takesArguments {
-                if let argumentKey, let cached = graphByArguments[argumentKey] { return cached as! Service }
+                if let argumentKey,
+                    let cached = graphByArguments[
+                        GraphArgumentKey(arguments: argumentKey, container: identity.container)]
+                {
+                    return cached as! Service
+                }
             } else if let cached = graph.instance(for: identity, as: Service.self) {
                 return cached
             }
@@ -155,7 +175,7 @@ final class ResolutionContext {
             lookup = registration.owner
         }
 
-        if path.count >= Self.maximumDepth {
+        if depthBase + path.count >= Self.maximumDepth {
             if claimedEpoch != nil { registration.cell.abandon(by: owner) }
             throw tooDeep(registration)
         }
@@ -167,7 +187,7 @@ final class ResolutionContext {
             instance = try Unmanaged.passUnretained(registration.factory)._withUnsafeGuaranteedRef { box in
                 let factory = unsafeDowncast(box, to: FactoryBox<Service, repeat each Argument>.self)
                 // Near the end of this thread's stack, the factory runs on a larger one.
-                guard currentStackAddress() >= stackLimit else {
+                guard !isStackLow else {
                     return try callOnLargerStack(registration) {
                         try factory(resolution(from: lookup), repeat each arguments)
                     }
@@ -186,22 +206,26 @@ final class ResolutionContext {
             if !registration.takesArguments {
                 graph.insert(instance, for: identity)
             } else if let argumentKey {
-                graphByArguments[argumentKey] = instance
+                graphByArguments[GraphArgumentKey(arguments: argumentKey, container: identity.container)] = instance
             }
         }
-        if let epoch = claimedEpoch {
-            root.claims.append(Claimed(registration: registration, instance: instance, epoch: epoch))
-        }
         // Auto-injection of @Inject/@WeakInject properties, queued like initCompleted so cycles close.
+        var completes = false
         if registration.autoInjects,
             let injection = registration.autoInjection.injection(into: instance, of: registration)
         {
             enqueue(injection, for: instance, of: registration, from: lookup)
+            completes = true
         }
         if registration.hasCompletion {
             for completion in registration.completions {
                 enqueue(completion, for: instance, of: registration, from: lookup)
             }
+            completes = true
+        }
+        if let epoch = claimedEpoch {
+            addClaim(
+                Claimed(registration: registration, instance: instance, epoch: epoch, by: self, completes: completes))
         }
         return instance
     }
@@ -211,27 +235,6 @@ final class ResolutionContext {
     func popFrame(_ registration: any AnyRegistration) {
         path.pop()
         if registration.takesArguments, let key = argumentFrames.removeLast() { activeArguments.remove(key) }
-    }
-
-    /// The instance of a `.container` or `.weak` registration: published, claimed for this
-    /// resolve to create, or already created by this thread's chain.
-    @usableFromInline
-    func claim<Service>(_ registration: Registration<Service>) throws(ResolutionError) -> InstanceCell<Service>.Claim {
-        let claim: InstanceCell<Service>.Claim
-        do {
-            claim = try registration.cell.claim(by: owner)
-        } catch {
-            throw deadlock(error)
-        }
-        guard case .ownClaim = claim else { return claim }
-        // Created earlier in this chain, and not yet published: the same instance.
-        for claimed in root.claims {
-            if let mine = claimed as? Claimed<Service>, mine.registration === registration {
-                return .instance(mine.instance)
-            }
-        }
-        // Its factory is still running further up this thread: a cycle.
-        throw cycleThroughChain(back: registration)
     }
 
     @usableFromInline
@@ -286,22 +289,6 @@ final class ResolutionContext {
         )
     }
 
-    /// Whether completions or claims wait for the end of the resolve.
-    @inlinable
-    var hasDeferredWork: Bool { !pending.isEmpty || (root === self && !claims.isEmpty) }
-
-    /// Ends a successful top-level resolve: runs the queued completions, including those queued by
-    /// the resolves they make, then (for a root) publishes the kept instances the chain created.
-    @usableFromInline
-    func complete() throws(ResolutionError) {
-        try drainCompletions()
-        guard root === self, !claims.isEmpty else { return }
-        let owner = self.owner
-        let published = claims
-        claims.removeAll()
-        for claimed in published { claimed.publish(by: owner) }
-    }
-
     func drainCompletions() throws(ResolutionError) {
         guard !isDraining else { return }
         isDraining = true
@@ -334,19 +321,6 @@ final class ResolutionContext {
             }
             path.pop()
         }
-    }
-
-    /// Undoes a failed top-level resolve: the kept instances it claimed are abandoned (a root's,
-    /// or those a nested resolve added to its root's), and nothing queued runs.
-    @usableFromInline
-    func fail() {
-        pending.removeAll()
-        let owner = self.owner
-        let start = root === self ? 0 : min(claimsAtStart, root.claims.count)
-        let abandoned = Array(root.claims[start...])
-        root.claims.removeSubrange(start...)
-        for claimed in abandoned { claimed.abandon(by: owner) }
-        // The instances go with `abandoned`, here, with no lock held.
     }
 
     // MARK: Errors
@@ -383,23 +357,6 @@ final class ResolutionContext {
             path: frames.prefix(5).map(\.step),
             depth: frames.count + 1
         )
-    }
-
-    /// The error for threads waiting for each other's kept instances.
-    ///
-    /// If the instance the other thread waits for is one this chain has already created (its
-    /// factory returned; it waits only for the end of this resolve to be published), the threads
-    /// merely took their singletons in opposite orders: the resolve can give its claims up and
-    /// try again. If its factory is still running, the two services need each other.
-    func deadlock(_ deadlock: CreationWaits.Deadlock) -> ResolutionError {
-        var error = ResolutionError(
-            kind: .deadlock,
-            service: deadlock.services.first ?? "?",
-            path: path.steps(),
-            relatedServices: deadlock.services
-        )
-        error.isRetryable = root.claims.contains { $0.cell == deadlock.held }
-        return error
     }
 
     /// The error for a service registered nowhere in the container chain.
@@ -456,6 +413,20 @@ struct ArgumentKey: Hashable {
     }
 }
 
+/// A graph-scoped instance of a registration that takes runtime arguments: by their values and
+/// the container its dependencies were looked up from.
+@usableFromInline
+struct GraphArgumentKey: Hashable {
+    @usableFromInline let arguments: ArgumentKey
+    @usableFromInline let container: ObjectIdentifier
+
+    @usableFromInline
+    init(arguments: ArgumentKey, container: ObjectIdentifier) {
+        self.arguments = arguments
+        self.container = container
+    }
+}
+
 /// A queued `initCompleted` closure or auto-injection, with its instance.
 @usableFromInline
 struct PendingCompletion {
@@ -470,42 +441,6 @@ struct PendingCompletion {
         self.registration = registration
         self.container = container
         self.run = run
-    }
-}
-
-/// A kept instance that a resolve created and will publish if it succeeds.
-@usableFromInline
-protocol ClaimedInstance {
-    /// The identity of the registration's cell.
-    var cell: ObjectIdentifier { get }
-    func publish(by owner: CreationOwner)
-    func abandon(by owner: CreationOwner)
-}
-
-@usableFromInline
-struct Claimed<Service>: ClaimedInstance {
-    @usableFromInline let registration: Registration<Service>
-    @usableFromInline let instance: Service
-    @usableFromInline let epoch: UInt64
-
-    @usableFromInline
-    init(registration: Registration<Service>, instance: Service, epoch: UInt64) {
-        self.registration = registration
-        self.instance = instance
-        self.epoch = epoch
-    }
-
-    @usableFromInline
-    var cell: ObjectIdentifier { ObjectIdentifier(registration.cell) }
-
-    @usableFromInline
-    func publish(by owner: CreationOwner) {
-        registration.cell.publish(instance, weakly: registration.scope == .weak, epoch: epoch, by: owner)
-    }
-
-    @usableFromInline
-    func abandon(by owner: CreationOwner) {
-        registration.cell.abandon(by: owner)
     }
 }
 

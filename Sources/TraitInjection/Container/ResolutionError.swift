@@ -50,10 +50,15 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
     public let relatedServices: [String]
     /// For ``Kind/tooDeep``: how many services deep the chain was when it stopped.
     public let depth: Int?
-    /// For ``Kind/deadlock``: whether the threads only took their singletons in opposite orders,
-    /// so that the top-level resolve may give up its claims and run again.
+    /// For ``Kind/deadlock``: if the threads only took their singletons in opposite orders, the
+    /// instance the other thread creates, which the top-level resolve waits for before it runs
+    /// again.
     @usableFromInline
-    var isRetryable = false
+    var contested: Contested?
+
+    /// Whether the top-level resolve may give up its claims and run again.
+    @usableFromInline
+    var isRetryable: Bool { contested != nil }
 
     init(
         kind: Kind,

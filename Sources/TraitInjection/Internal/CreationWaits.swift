@@ -24,9 +24,12 @@ struct CreationOwner: Hashable, Sendable {
 }
 
 /// A cell that one resolve at a time creates an instance for, seen by the waits between threads.
-protocol CreationCell: AnyObject {
+protocol CreationCell: AnyObject, Sendable {
     /// The owner creating the instance right now, if any (takes the cell's lock).
     var creator: CreationOwner? { get }
+    /// Whether `owner` is creating the instance now; if so, the cell wakes the waiters when that
+    /// ends (takes the cell's lock).
+    func markWaiting(ifCreatedBy owner: CreationOwner) -> Bool
     /// The service, for errors: `Database (App.swift:12)`.
     var serviceDescription: String { get }
 }
@@ -110,7 +113,9 @@ enum CreationWaits {
         var current = owner
         // Each step moves to another waiting resolve: at most one step per recorded wait.
         for _ in 0...monitor.waits.count {
-            if current == waiter { return Deadlock(services: services, held: held) }
+            if current == waiter {
+                return Deadlock(services: services, held: held, waitedFor: first, waitedForOwner: owner)
+            }
             guard let next = monitor.waits[current.resolve], next.waiterGeneration == current.generation,
                 next.cell.creator == next.owner
             else { return nil }
@@ -128,6 +133,19 @@ enum CreationWaits {
         let services: [String]
         /// The cell of the last service, which this thread is creating.
         let held: ObjectIdentifier
+        /// The cell of the first service, and the owner creating it.
+        let waitedFor: any CreationCell
+        let waitedForOwner: CreationOwner
+    }
+
+    /// Sleeps until `owner` no longer creates the instance of `cell` (it published or abandoned
+    /// it), for a resolve that holds no claim of its own.
+    static func waitUntilDone(_ cell: any CreationCell, by owner: CreationOwner) {
+        monitor.lock()
+        defer { monitor.unlock() }
+        while cell.markWaiting(ifCreatedBy: owner) {
+            monitor.wait()
+        }
     }
 }
 

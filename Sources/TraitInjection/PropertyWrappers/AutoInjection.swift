@@ -111,12 +111,16 @@ extension InjectionError {
         } else {
             path = [registration.step, property] + path
         }
-        return ResolutionError(
+        var error = ResolutionError(
             kind: resolutionError.kind,
             service: resolutionError.service,
             path: path,
             availableRegistrations: resolutionError.availableRegistrations,
-            underlyingError: resolutionError.underlyingError
+            underlyingError: resolutionError.underlyingError,
+            relatedServices: resolutionError.relatedServices,
+            depth: resolutionError.depth
         )
+        error.contested = resolutionError.contested
+        return error
     }
 }
