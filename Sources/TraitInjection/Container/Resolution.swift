@@ -15,10 +15,10 @@
 /// lasts. A resolution kept and used later, or from another thread, resolves nothing: it throws
 /// ``ResolutionError/Kind-swift.enum/resolverExpired``. To resolve later, keep the container.
 public struct Resolution: Resolver {
-    /// The state of the top-level resolve. Contexts are never freed, so a kept resolution can
-    /// always check whether it is still current.
+    /// The state of the top-level resolve, not retained: contexts are never freed, so a kept
+    /// resolution can always check whether it is still current.
     @usableFromInline
-    unowned(unsafe) let context: ResolutionContext
+    let context: Unmanaged<ResolutionContext>
     /// The activation of `context` this resolution belongs to.
     @usableFromInline
     let activation: UInt64
@@ -27,11 +27,11 @@ public struct Resolution: Resolver {
     /// retained: only read while `context` is in this activation, when the caller of the
     /// top-level `resolve` holds it.
     @usableFromInline
-    unowned(unsafe) let container: Container
+    let container: Unmanaged<Container>
 
     @usableFromInline
-    init(context: ResolutionContext, activation: UInt64, container: Container) {
-        self.context = context
+    init(context: ResolutionContext, activation: UInt64, container: Unmanaged<Container>) {
+        self.context = Unmanaged.passUnretained(context)
         self.activation = activation
         self.container = container
     }
@@ -47,10 +47,14 @@ public struct Resolution: Resolver {
         name: String?,
         arguments: repeat each Argument
     ) throws(ResolutionError) -> Service {
-        guard context.isCurrent(activation) else {
-            throw ResolutionError.expired(Service.self, name: name, arguments: (repeat each Argument).self)
+        try context.withBorrowed { context throws(ResolutionError) in
+            guard context.isCurrent(activation) else {
+                throw ResolutionError.expired(Service.self, name: name, arguments: (repeat each Argument).self)
+            }
+            return try container.withBorrowed { container throws(ResolutionError) in
+                try context.resolve(service, name: name, from: container, arguments: repeat each arguments)
+            }
         }
-        return try context.resolve(service, name: name, from: container, arguments: repeat each arguments)
     }
 
     /// Resolves the unnamed registration of `service`, passing `arguments` to its factory.

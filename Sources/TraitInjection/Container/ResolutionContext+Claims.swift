@@ -33,7 +33,7 @@ extension ResolutionContext {
 
     /// Whether completions or claims wait for the end of the resolve.
     @inlinable
-    var hasDeferredWork: Bool { !pending.isEmpty || (root === self && !claims.isEmpty) }
+    var hasDeferredWork: Bool { !pending.isEmpty || (isRoot && !claims.isEmpty) }
 
     /// Ends a successful top-level resolve: runs the queued completions, including those queued by
     /// the resolves they make, then (for a root) publishes the kept instances the chain created.
@@ -42,7 +42,7 @@ extension ResolutionContext {
         try drainCompletions()
         // What this resolve created is complete now, for nested resolves that ask for it later.
         for claimed in root.claims where claimed.creator === self { claimed.isComplete = true }
-        if root === self { publishClaims() }
+        if isRoot { publishClaims() }
     }
 
     /// Publishes every claimed instance, including those claimed meanwhile by a resolve that a
@@ -63,7 +63,7 @@ extension ResolutionContext {
     @usableFromInline
     func fail() {
         pending.removeAll()
-        let start = root === self ? 0 : min(claimsAtStart, root.claims.count)
+        let start = isRoot ? 0 : min(claimsAtStart, root.claims.count)
         var abandoned: [any ClaimedInstance] = []
         var kept: [any ClaimedInstance] = []
         for claimed in root.claims[start...] {

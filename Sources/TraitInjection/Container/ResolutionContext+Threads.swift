@@ -75,6 +75,7 @@ extension ResolutionContext {
         let context = take()
         context._withUnsafeGuaranteedRef { context in
             context.root = context
+            context.isRoot = true
             context.innermost = context
             (context.stackBase, context.stackLimit) = threadStack()
             context.begin()
@@ -148,11 +149,28 @@ extension ResolutionContext {
     }
 
     /// Hands back a context from ``acquire(_:)`` once its top-level resolve is done.
+    @inlinable @inline(__always)
+    static func release(_ context: ResolutionContext) {
+        // The common case, a root that kept nothing (a cached singleton, a transient with no
+        // dependencies): end the activation and mark it free.
+        if context.isRoot, context.graph.isEmpty, context.pending.isEmpty, context.claims.isEmpty,
+            context.argumentFrames.isEmpty, context.graphByArguments.isEmpty, !context.isDryRun
+        {
+            context.activation &+= 1
+            context.activationCount.store(context.activation, ordering: .releasing)
+            context.path.removeAll()
+            context.isInUse = false
+            return
+        }
+        releaseKeeping(context)
+    }
+
+    /// ``release(_:)`` of a context that holds something.
     ///
     /// Everything the resolve kept is dropped here, while the context is still marked in use, so
     /// that a `deinit` that resolves again gets a nested context rather than this one.
     @usableFromInline
-    static func release(_ context: ResolutionContext) {
+    static func releaseKeeping(_ context: ResolutionContext) {
         context.activation &+= 1
         // After every use of what this activation's lookups borrowed.
         context.activationCount.store(context.activation, ordering: .releasing)
@@ -165,10 +183,10 @@ extension ResolutionContext {
         if !context.graph.isEmpty { context.graph.removeAll() }
         if !context.graphByArguments.isEmpty { context.graphByArguments.removeAll() }
         context.isDryRun = false
-        guard context.root !== context else {
+        guard !context.isRoot else {
             // Kept instances claimed by resolves that the instances dropped above started in
             // their `deinit`: those resolves succeeded.
-            context.publishClaims()
+            if !context.claims.isEmpty { context.publishClaims() }
             context.isInUse = false
             return
         }
@@ -186,6 +204,7 @@ extension ResolutionContext {
         context._withUnsafeGuaranteedRef { context in
             context.thread.store(0, ordering: .relaxed)
             context.root = nil
+            context.isRoot = false
             context.innermost = nil
         }
         pool.withLock { $0.append(context) }

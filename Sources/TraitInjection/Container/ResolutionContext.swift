@@ -47,6 +47,8 @@ final class ResolutionContext {
     @usableFromInline @exclusivity(unchecked) var isInUse = false
     @usableFromInline @exclusivity(unchecked) var isDryRun = false
     var isDraining = false
+    /// Whether this is its thread's outermost context.
+    @usableFromInline @exclusivity(unchecked) var isRoot = false
     /// The outermost context of this thread's chain (itself for a root).
     @usableFromInline @exclusivity(unchecked) unowned(unsafe) var root: ResolutionContext! = nil
     /// The context this nested one runs in.
@@ -91,6 +93,12 @@ final class ResolutionContext {
     /// The resolver handed to factories and completions that look up from `container`.
     @inlinable @inline(__always)
     func resolution(from container: Container) -> Resolution {
+        Resolution(context: self, activation: activation, container: Unmanaged.passUnretained(container))
+    }
+
+    /// The resolver handed to a factory that looks up from `container`.
+    @inlinable @inline(__always)
+    func resolution(from container: Unmanaged<Container>) -> Resolution {
         Resolution(context: self, activation: activation, container: container)
     }
 
@@ -119,9 +127,10 @@ final class ResolutionContext {
             return try resolveUnregistered(service, from: container, name: name, arguments: repeat each arguments)
         }
         return try found.withBorrowed { object throws(ResolutionError) in
-            try resolve(
-                unsafeDowncast(object, to: Registration<Service>.self), from: container,
-                arguments: repeat each arguments)
+            let registration = unsafeDowncast(object, to: Registration<Service>.self)
+            // A published singleton, inline: no call, no bookkeeping.
+            if registration.scope == .container, let kept = registration.cell.strongInstance { return kept }
+            return try resolve(registration, from: container, arguments: repeat each arguments)
         }
     }
 
@@ -159,11 +168,12 @@ final class ResolutionContext {
         }
         if registration.takesArguments {
             if let argumentKey { try checkCycle(registration, key: argumentKey) }
-        } else if path.index(of: registration) != nil || outer != nil {
+        } else if path.index(of: registration) != nil || !isRoot {
             try checkCycle(registration)
         }
 
-        var lookup = container
+        // Not retained: the caller of the top-level resolve, or the child it was called on, holds it.
+        var lookup = Unmanaged.passUnretained(container)
         var claimedEpoch: UInt64?
         if scope.keepsInstance, !isDryRun {
             switch try claim(registration) {
@@ -187,12 +197,11 @@ final class ResolutionContext {
             instance = try Unmanaged.passUnretained(registration.factory)._withUnsafeGuaranteedRef { box in
                 let factory = unsafeDowncast(box, to: FactoryBox<Service, repeat each Argument>.self)
                 // Near the end of this thread's stack, the factory runs on a larger one.
+                let handle = resolution(from: lookup)
                 guard !isStackLow else {
-                    return try callOnLargerStack(registration) {
-                        try factory(resolution(from: lookup), repeat each arguments)
-                    }
+                    return try callOnLargerStack(registration) { try factory(handle, repeat each arguments) }
                 }
-                return try factory(resolution(from: lookup), repeat each arguments)
+                return try factory(handle, repeat each arguments)
             }
         } catch {
             let wrapped = wrap(error)
@@ -214,12 +223,12 @@ final class ResolutionContext {
         if registration.autoInjects,
             let injection = registration.autoInjection.injection(into: instance, of: registration)
         {
-            enqueue(injection, for: instance, of: registration, from: lookup)
+            enqueue(injection, for: instance, of: registration, from: lookup.takeUnretainedValue())
             completes = true
         }
         if registration.hasCompletion {
             for completion in registration.completions {
-                enqueue(completion, for: instance, of: registration, from: lookup)
+                enqueue(completion, for: instance, of: registration, from: lookup.takeUnretainedValue())
             }
             completes = true
         }
@@ -473,8 +482,8 @@ func currentThreadBits() -> UInt {
     #endif
 }
 
-/// An address in the stack frame of this call, just below its caller's.
-@usableFromInline @inline(never)
+/// An address in the current stack frame (or, under AddressSanitizer, maybe elsewhere).
+@inlinable @inline(__always)
 func currentStackAddress() -> UInt {
     var marker: UInt8 = 0
     return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
