@@ -1,0 +1,88 @@
+// The errors a resolution builds, with its path along the thread's chain.
+
+extension ResolutionContext {
+    @usableFromInline
+    func wrap(_ error: any Error) -> ResolutionError {
+        if let resolutionError = error as? ResolutionError { return resolutionError }
+        let failing = path.innermostService ?? "?"
+        return ResolutionError(
+            kind: .factoryFailed,
+            service: failing,
+            path: path.steps(),
+            underlyingError: String(describing: error)
+        )
+    }
+
+    /// The error for a cycle: `registration` is already being created on this thread's chain.
+    @usableFromInline
+    func cycleThroughChain(back registration: any AnyRegistration) -> ResolutionError {
+        let frames = chain().flatMap { context in (0..<context.path.count).map { context.path.frames[$0].registration }
+        }
+        let start = frames.firstIndex { $0 === registration } ?? 0
+        return ResolutionError(kind: .cycle, service: registration.step.service, path: frames[start...].map(\.step))
+    }
+
+    /// The error for a chain too deep for this thread's stack.
+    @usableFromInline
+    func tooDeep(_ registration: any AnyRegistration) -> ResolutionError {
+        let frames = chain().flatMap { context in (0..<context.path.count).map { context.path.frames[$0].registration }
+        }
+        return ResolutionError(
+            kind: .tooDeep,
+            service: registration.step.service,
+            path: frames.prefix(5).map(\.step),
+            depth: frames.count + 1
+        )
+    }
+
+    /// The error for a service registered nowhere in the container chain.
+    func notRegistered(_ requested: ServiceDescription, service: ObjectIdentifier, from container: Container)
+        -> ResolutionError
+    {
+        ResolutionError(
+            kind: .notRegistered,
+            service: requested.description,
+            path: path.steps(),
+            availableRegistrations: container.registrations(of: service)
+        )
+    }
+
+    /// Resolves a service with no registration: `T?` as the registered `T`, or an error.
+    @usableFromInline
+    func resolveUnregistered<Service, each Argument>(
+        _: Service.Type,
+        from container: Container,
+        name: String?,
+        arguments: repeat each Argument
+    ) throws(ResolutionError) -> Service {
+        if let optional = Service.self as? any OptionalService.Type {
+            let wrapped = try optional.resolveWrapped(
+                with: resolution(from: container),
+                name: name,
+                arguments: repeat each arguments
+            )
+            return wrapped as! Service
+        }
+        let requested = ServiceDescription(Service.self, name: name, arguments: (repeat each Argument).self)
+        throw notRegistered(requested, service: ObjectIdentifier(Service.self), from: container)
+    }
+}
+
+/// `Optional`, so that resolving `T?` resolves `T`.
+protocol OptionalService {
+    static func resolveWrapped<each Argument>(
+        with resolution: Resolution,
+        name: String?,
+        arguments: repeat each Argument
+    ) throws(ResolutionError) -> Any
+}
+
+extension Optional: OptionalService {
+    static func resolveWrapped<each Argument>(
+        with resolution: Resolution,
+        name: String?,
+        arguments: repeat each Argument
+    ) throws(ResolutionError) -> Any {
+        Wrapped?.some(try resolution.resolve(Wrapped.self, name: name, arguments: repeat each arguments)) as Any
+    }
+}
