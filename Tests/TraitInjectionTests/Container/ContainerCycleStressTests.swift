@@ -167,6 +167,37 @@ struct ContainerCycleStressTests {
         }
     }
 
+    /// The CPU time this thread has used, in milliseconds.
+    static func threadCPUMilliseconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) * 1_000 + Double(time.tv_nsec) / 1_000_000
+    }
+
+    @Test("Stress: a thread waiting for a singleton another thread is creating sleeps instead of polling")
+    func waiterSleeps() throws {
+        let container = Container()
+        let creating = DispatchSemaphore(value: 0)
+        container.register(Service.self) { _ in
+            creating.signal()
+            usleepCompat(300_000)
+            return Service(number: 5)
+        }
+        .inScope(.container)
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) { _ = try? container.resolve(Service.self) }
+        creating.wait()
+        let cpu = Mutex<Double>(0)
+        onThread(stackSize: 1 << 20) {
+            let start = Self.threadCPUMilliseconds()
+            _ = try? container.resolve(Service.self)
+            cpu.withLock { $0 = Self.threadCPUMilliseconds() - start }
+        }
+        group.wait()
+        // About 300 ms of waiting: a polling loop would spend much of it on the CPU.
+        #expect(cpu.withLock { $0 } < 30)
+    }
+
     @Test("Stress: singletons taken in opposite orders by two threads all resolve, exactly once")
     func oppositeOrders() throws {
         for _ in 0..<50 {
