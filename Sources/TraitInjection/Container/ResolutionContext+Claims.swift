@@ -62,7 +62,6 @@ extension ResolutionContext {
     /// runs.
     @usableFromInline
     func fail() {
-        pending.removeAll()
         let start = isRoot ? 0 : min(claimsAtStart, root.claims.count)
         var abandoned: [any ClaimedInstance] = []
         var kept: [any ClaimedInstance] = []
@@ -72,6 +71,9 @@ extension ResolutionContext {
         }
         root.claims.replaceSubrange(start..., with: kept)
         for claimed in abandoned { claimed.abandon() }
+        // Dropped after the claims are settled: a completion may hold the last reference to an
+        // instance whose `deinit` resolves, and what that resolve claims is kept.
+        pending.removeAll()
         // The instances go with `abandoned`, here, with no lock held.
     }
 

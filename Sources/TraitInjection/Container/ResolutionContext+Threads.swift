@@ -137,7 +137,13 @@ extension ResolutionContext {
     /// A context from the pool, or a new one, set up for this thread.
     private static func take() -> Unmanaged<ResolutionContext> {
         let context = pool.withLock { $0.popLast() } ?? makeContext()
-        context._withUnsafeGuaranteedRef { $0.thread.store(currentThreadBits(), ordering: .relaxed) }
+        context._withUnsafeGuaranteedRef { context in
+            context.thread.store(currentThreadBits(), ordering: .relaxed)
+            // Nothing of its previous use carries over.
+            context.nesting = 0
+            context.claimsAtStart = 0
+            context.depthBase = 0
+        }
         return context
     }
 
@@ -171,6 +177,10 @@ extension ResolutionContext {
     /// that a `deinit` that resolves again gets a nested context rather than this one.
     @usableFromInline
     static func releaseKeeping(_ context: ResolutionContext) {
+        // Kept instances claimed by resolves that a `deinit` started while this one finished or
+        // failed: those resolves succeeded. Published before anything else is dropped, so that a
+        // `deinit` below that wants one finds it rather than waiting for this thread.
+        if context.isRoot, !context.claims.isEmpty { context.publishClaims() }
         context.activation &+= 1
         // After every use of what this activation's lookups borrowed.
         context.activationCount.store(context.activation, ordering: .releasing)
