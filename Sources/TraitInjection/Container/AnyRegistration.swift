@@ -9,8 +9,6 @@ protocol AnyRegistration: AnyObject, Sendable {
     func retire()
     var reinitializeStrategy: ReinitializeStrategy { get }
     var takesArguments: Bool { get }
-    /// Whether resolving it leaves an instance in the registration's cell.
-    var scope: ScopeKind { get }
     var summary: String { get }
     /// Resolves this registration (which takes no arguments) in `resolution`.
     func resolve(in resolution: Resolution) throws(ResolutionError)

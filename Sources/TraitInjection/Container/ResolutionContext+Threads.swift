@@ -23,17 +23,7 @@ struct ThreadContexts: Sendable {
     static let shared = ThreadContexts()
 
     private init() {
-        var key = pthread_key_t()
-        let result = pthread_key_create(&key) { pointer in
-            #if canImport(Darwin)
-                ResolutionContext.recycle(pointer)
-            #else
-                if let pointer { ResolutionContext.recycle(pointer) }
-            #endif
-        }
-        // Keys run out only in a process that creates them in a loop, which this library never does.
-        precondition(result == 0, "pthread_key_create failed: \(result)")
-        self.key = key
+        key = makeThreadLocalKey(onExit: .recycleResolutionContext)
     }
 }
 

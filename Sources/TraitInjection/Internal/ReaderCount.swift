@@ -32,7 +32,7 @@ struct ReaderCount: ~Copyable, @unchecked Sendable {
     static var stripeStride: Int { 128 }
 
     /// Which stripe each thread counts in, plus one (0: none yet), in thread-local storage.
-    private static let threadStripeKey = makeThreadLocalKey(releasingObjects: false)
+    private static let threadStripeKey = makeThreadLocalKey(onExit: .none)
 
     /// The stripe the next thread to read gets.
     private static let nextStripe = Atomic<Int>(0)

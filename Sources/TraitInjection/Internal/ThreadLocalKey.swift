@@ -6,23 +6,30 @@
     import Musl
 #endif
 
+/// What happens to a thread's value of a thread-local key when the thread exits.
+enum ThreadExitAction {
+    /// Nothing: the value is a plain number.
+    case none
+    /// The value is a thread's ``ResolutionContext``: it goes back to the pool.
+    case recycleResolutionContext
+}
+
 /// Creates a key for thread-local values (`pthread_getspecific`).
-///
-/// - Parameter releasingObjects: Whether a thread's value is a retained object reference
-///   (`Unmanaged.passRetained(…).toOpaque()`) to release when the thread exits; otherwise the
-///   value is a plain number and nothing is done.
-func makeThreadLocalKey(releasingObjects: Bool) -> pthread_key_t {
+func makeThreadLocalKey(onExit action: ThreadExitAction) -> pthread_key_t {
     var key = pthread_key_t()
-    let result =
-        releasingObjects
-        ? pthread_key_create(&key) { pointer in
+    let result: Int32
+    switch action {
+    case .none:
+        result = pthread_key_create(&key, nil)
+    case .recycleResolutionContext:
+        result = pthread_key_create(&key) { pointer in
             #if canImport(Darwin)
-                Unmanaged<AnyObject>.fromOpaque(pointer).release()
+                ResolutionContext.recycle(pointer)
             #else
-                if let pointer { Unmanaged<AnyObject>.fromOpaque(pointer).release() }
+                if let pointer { ResolutionContext.recycle(pointer) }
             #endif
         }
-        : pthread_key_create(&key, nil)
+    }
     // Keys run out only in a process that creates them in a loop, which this library never does.
     precondition(result == 0, "pthread_key_create failed: \(result)")
     return key
