@@ -12,7 +12,9 @@ public import Synchronization
 // before the address was cleared, so its context is among them (or has already ended). The old
 // snapshot — and with it any registration only it still holds, with its factory's captured values
 // — is released by a later `register` once every recorded context has moved to another activation.
-// Nothing waits: a long resolve only delays the release.
+// Nothing waits: a long resolve only delays the release. While retired snapshots remain, the
+// container is listed with `PendingSnapshots`, and the end of every top-level resolve releases
+// those that have become unread; so the last resolve to end releases them.
 
 extension Container {
     /// Publishes a snapshot of the registrations (after a `register`) and returns it.
@@ -49,6 +51,31 @@ extension Container {
         guard address != 0, let current = registry.current else { return }
         registry.current = nil
         registry.retired.append(RetiredSnapshot(snapshot: current, readers: ResolutionContext.activations()))
+    }
+
+    /// Takes out the retired snapshots that no resolve can read any more, for the caller to
+    /// release after the lock, and lists the container with ``PendingSnapshots`` while others
+    /// remain. Call with the registry locked.
+    func reclaimSnapshots(_ registry: inout Registry) -> [RetiredSnapshot] {
+        // Listed before the readers are looked at: a resolve that ends after that look sees the
+        // listing (but for the race `PendingSnapshots` describes).
+        if !registry.retired.isEmpty, !registry.isListed {
+            registry.isListed = true
+            PendingSnapshots.list(self)
+        }
+        let freed = registry.reclaim()
+        if registry.retired.isEmpty, registry.isListed {
+            registry.isListed = false
+            PendingSnapshots.unlist(self)
+        }
+        return freed
+    }
+
+    /// Releases the retired snapshots that no resolve can read any more.
+    func releaseUnreadSnapshots() {
+        let freed = registry.withLock { reclaimSnapshots(&$0) }
+        // Released here, after the lock: a registration only these snapshots held goes with them.
+        _ = freed
     }
 
     /// The number of superseded snapshots still kept, for tests.

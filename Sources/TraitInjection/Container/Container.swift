@@ -92,7 +92,7 @@ public final class Container: Sendable, Resolver {
     private func add<Service>(_ registration: Registration<Service>, for key: ServiceKey) -> Registration<Service> {
         let (replaced, freed) = registry.withLock { registry in
             retireSnapshot(&registry)
-            return (registry.table.insert(registration, for: key), registry.reclaim())
+            return (registry.table.insert(registration, for: key), reclaimSnapshots(&registry))
         }
         // The instance the replaced registration kept is let go now, outside the lock, and it
         // keeps none from now on. Resolves in flight may still use the registration itself: it

@@ -6,6 +6,8 @@ struct Registry {
     var current: RegistrySnapshot?
     /// Superseded snapshots, each kept until the resolves that may read it have ended.
     var retired: [RetiredSnapshot] = []
+    /// Whether the container is listed with ``PendingSnapshots``: while `retired` is not empty.
+    var isListed = false
 
     /// Takes out the retired snapshots that no resolve can read any more, for the caller to
     /// release after the lock (releasing one may release registrations and their factories).

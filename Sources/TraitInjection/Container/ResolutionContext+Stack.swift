@@ -45,16 +45,15 @@ extension ResolutionContext {
         guard chainDepth < Self.maximumDepth else { throw tooDeep(registration) }
         var outcome: Result<Service, any Error>?
         let contexts = chain()
-        let saved = contexts.map { ($0.thread.load(ordering: .relaxed), $0.stackBase, $0.stackLimit) }
+        let saved = contexts.map { ($0.thread.load(ordering: .relaxed), $0.stack) }
         let overrides = InjectorOverrides.current
         let shared = Container.taskShared
         let root = self.root!
         Self.onHelperThread {
-            let (base, limit) = Self.threadStack()
+            let stack = ThreadStack.current()
             for context in contexts {
                 context.thread.store(currentThreadBits(), ordering: .relaxed)
-                context.stackBase = base
-                context.stackLimit = limit
+                context.stack = stack
             }
             pthread_setspecific(ThreadContexts.shared.key, Unmanaged.passUnretained(root).toOpaque())
             outcome = InjectorOverrides.$current.withValue(overrides) {
@@ -63,10 +62,9 @@ extension ResolutionContext {
             // The helper exits without the chain: its exit must not recycle the root.
             pthread_setspecific(ThreadContexts.shared.key, nil)
         }
-        for (context, (thread, base, limit)) in zip(contexts, saved) {
+        for (context, (thread, stack)) in zip(contexts, saved) {
             context.thread.store(thread, ordering: .relaxed)
-            context.stackBase = base
-            context.stackLimit = limit
+            context.stack = stack
         }
         return try outcome!.get()
     }

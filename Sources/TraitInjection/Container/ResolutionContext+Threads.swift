@@ -67,7 +67,7 @@ extension ResolutionContext {
             context.root = context
             context.isRoot = true
             context.innermost = context
-            (context.stackBase, context.stackLimit) = threadStack()
+            context.stack = ThreadStack.current()
             context.begin()
         }
         pthread_setspecific(slot.key, context.toOpaque())
@@ -82,8 +82,7 @@ extension ResolutionContext {
             nested._withUnsafeGuaranteedRef { context in
                 context.root = root
                 context.outer = root.innermost
-                context.stackLimit = root.stackLimit
-                context.stackBase = root.stackBase
+                context.stack = root.stack
                 context.claimsAtStart = root.claims.count
                 context.nesting = (context.outer?.nesting ?? 0) + 1
                 context.depthBase =
@@ -156,6 +155,7 @@ extension ResolutionContext {
             context.activationCount.store(context.activation, ordering: .releasing)
             context.path.removeAll()
             context.isInUse = false
+            PendingSnapshots.releaseUnread()
             return
         }
         releaseKeeping(context)
@@ -188,6 +188,7 @@ extension ResolutionContext {
             // their `deinit`: those resolves succeeded.
             if !context.claims.isEmpty { context.publishClaims() }
             context.isInUse = false
+            PendingSnapshots.releaseUnread()
             return
         }
         context.root.innermost = context.outer
@@ -214,32 +215,5 @@ extension ResolutionContext {
     static func isResolving(_ slot: ThreadContexts) -> Bool {
         guard let pointer = pthread_getspecific(slot.key) else { return false }
         return Unmanaged<ResolutionContext>.fromOpaque(pointer).takeUnretainedValue().isInUse
-    }
-
-    /// This thread's stack: its lowest address, and the address below which a resolve continues
-    /// on a helper thread, leaving room for a factory and for the switch itself. (0, 0) if the
-    /// platform does not say.
-    static func threadStack() -> (base: UInt, limit: UInt) {
-        let margin: UInt = 64 * 1024
-        #if canImport(Darwin)
-            let top = UInt(bitPattern: pthread_get_stackaddr_np(pthread_self()))
-            let size = UInt(pthread_get_stacksize_np(pthread_self()))
-            return (top - size, top - size + min(margin, size / 2))
-        #else
-            // `pthread_getattr_np` is a GNU extension the Glibc module does not declare.
-            typealias GetAttributes = @convention(c) (pthread_t, UnsafeMutablePointer<pthread_attr_t>) -> Int32
-            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pthread_getattr_np") else {
-                return (0, 0)
-            }
-            let getAttributes = unsafeBitCast(symbol, to: GetAttributes.self)
-            var attributes = pthread_attr_t()
-            guard getAttributes(pthread_self(), &attributes) == 0 else { return (0, 0) }
-            defer { pthread_attr_destroy(&attributes) }
-            var address: UnsafeMutableRawPointer?
-            var size = 0
-            guard pthread_attr_getstack(&attributes, &address, &size) == 0, let address else { return (0, 0) }
-            let base = UInt(bitPattern: address)
-            return (base, base + min(margin, UInt(size) / 2))
-        #endif
     }
 }

@@ -55,10 +55,8 @@ final class ResolutionContext {
     @usableFromInline @exclusivity(unchecked) unowned(unsafe) var outer: ResolutionContext?
     /// Root only: the innermost active context of the chain.
     @usableFromInline @exclusivity(unchecked) unowned(unsafe) var innermost: ResolutionContext?
-    /// Below this stack address, a factory runs on a helper thread's larger stack.
-    @usableFromInline @exclusivity(unchecked) var stackLimit: UInt = 0
-    /// The lowest address of the stack `stackLimit` belongs to.
-    @usableFromInline @exclusivity(unchecked) var stackBase: UInt = 0
+    /// The stack of the thread the chain runs on.
+    @usableFromInline @exclusivity(unchecked) var stack = ThreadStack()
     /// For a nested context: how many of the root's claims it found when it started.
     @usableFromInline var claimsAtStart = 0
     /// How deep in its thread's chain this context is: 0 for a root.
@@ -82,12 +80,10 @@ final class ResolutionContext {
             && thread.load(ordering: .relaxed) == currentThreadBits()
     }
 
-    /// Whether this thread's stack is nearly used up. An address outside the stack (a sanitizer
-    /// may keep locals elsewhere) says nothing: the check is then skipped.
+    /// Whether this thread's stack is nearly used up.
     @inlinable @inline(__always)
     var isStackLow: Bool {
-        let address = currentStackAddress()
-        return address < stackLimit && address >= stackBase
+        stack.isLow
     }
 
     /// The resolver handed to factories and completions that look up from `container`.
@@ -306,11 +302,4 @@ func currentThreadBits() -> UInt {
     #else
         UInt(pthread_self())
     #endif
-}
-
-/// An address in the current stack frame (or, under AddressSanitizer, maybe elsewhere).
-@inlinable @inline(__always)
-func currentStackAddress() -> UInt {
-    var marker: UInt8 = 0
-    return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
 }

@@ -28,15 +28,10 @@ struct ContainerReplacementStressTests {
             #expect(try container.resolve(Int.self) == round)
         }
         // Only the current registration's captured value remains once no resolve that was running
-        // at a replacement still runs. Other tests resolve in parallel, so a register may find
-        // one of theirs still running: registering again a little later frees what it waited for.
-        let deadline = ContinuousClock.now + .seconds(10)
-        while LiveCounted.live.load(ordering: .relaxed) - start > 1, ContinuousClock.now < deadline {
-            container.register(Double.self) { _ in 0 }
-            usleepCompat(1_000)
-        }
-        #expect(LiveCounted.live.load(ordering: .relaxed) - start == 1)
-        #expect(container.retiredSnapshotCount == 0)
+        // at a replacement still runs. Other tests resolve in parallel: the end of theirs
+        // releases what they delayed, with no further register here.
+        #expect(waitUntil { LiveCounted.live.load(ordering: .relaxed) - start == 1 })
+        #expect(waitUntil { container.retiredSnapshotCount == 0 })
     }
 
     @Test("Stress: a registration replaced while another thread resolves it lives until that resolve ends")
@@ -67,14 +62,9 @@ struct ContainerReplacementStressTests {
         group.wait()
         #expect(result.withLock { $0 } == 1)
         #expect(try container.resolve(Service.self).number == 2)
-        // A later register finds no resolve that could still read the old snapshot (other tests'
-        // resolves may delay it a little).
-        let deadline = ContinuousClock.now + .seconds(10)
-        repeat {
-            container.register(Int.self) { _ in 0 }
-            usleepCompat(1_000)
-        } while LiveCounted.live.load(ordering: .relaxed) - start > 0 && ContinuousClock.now < deadline
-        #expect(LiveCounted.live.load(ordering: .relaxed) - start == 0)
+        // The end of that resolve released the old snapshot, with no further register (or, if
+        // other tests' resolves were running at the replacement too, the end of the last of them).
+        #expect(waitUntil { LiveCounted.live.load(ordering: .relaxed) - start == 0 })
     }
 
     @Test("Stress: registering while other threads resolve frees superseded snapshots without a race")

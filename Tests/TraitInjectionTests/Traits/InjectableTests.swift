@@ -113,8 +113,9 @@ extension TraitTests {
                 #expect(pet == nil)
                 #expect(fresh.pet == .rover)
             }
-            // The allocator does reuse addresses, so the check above really met the case.
-            #expect(reusedAddressSeen)
+            // The allocator does reuse addresses, so the check above really met the case (but for
+            // AddressSanitizer's, which keeps freed memory aside to catch uses after free).
+            if !isAddressSanitized { #expect(reusedAddressSeen) }
         }
 
         @Test("An optional trait written with set reads back with get, and nil clears it")

@@ -1,0 +1,18 @@
+import Dispatch
+
+/// Keeps the current thread busy for `microseconds`, blocking it (as a slow factory would).
+func usleepCompat(_ microseconds: UInt32) {
+    let deadline = DispatchTime.now() + .microseconds(Int(microseconds))
+    while DispatchTime.now() < deadline { _ = 0 }
+}
+
+/// Whether `condition` becomes true within `seconds`, checked every millisecond: for what
+/// another thread does (such as the end of a resolve in a test running in parallel).
+func waitUntil(seconds: Int = 30, _ condition: () -> Bool) -> Bool {
+    let deadline = DispatchTime.now() + .seconds(seconds)
+    while !condition() {
+        guard DispatchTime.now() < deadline else { return false }
+        usleepCompat(1_000)
+    }
+    return true
+}
