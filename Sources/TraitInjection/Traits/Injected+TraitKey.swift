@@ -55,7 +55,41 @@ extension Injected {
     }
 }
 
+extension Injected {
+    /// Forgets this instance's value of the trait `key`, so that the next read stores its default
+    /// again, computed from the instance as it is then.
+    ///
+    /// Struct copies share their traits until one of them writes, so a default computed from an
+    /// instance's own state and stored by a read before copying is every copy's. Resetting the
+    /// trait on a copy gives that copy its own default; the other copies keep theirs:
+    ///
+    /// ```swift
+    /// var bob = joe               // joe has read his greeting: "Hello, Joe"
+    /// bob.name = "Bob"
+    /// bob.resetTrait(GreetingTrait.self)
+    /// bob.greeting                // "Hello, Bob"; joe.greeting is still "Hello, Joe"
+    /// ```
+    ///
+    /// For a class instance, every reference sees the trait forgotten.
+    @inlinable
+    public mutating func resetTrait<Key: TraitKey>(_ key: Key.Type) {
+        if Self.self is AnyObject.Type {
+            // An object's identifier is never replaced: see `setTrait(_:to:)`.
+            TraitStore.removeValue(under: .typed(key), forShared: injectableIdentifier)
+        } else {
+            TraitStore.removeValue(under: .typed(key), for: &injectableIdentifier)
+        }
+    }
+}
+
 extension Injected where Self: AnyObject {
+    /// Forgets this object's value of the trait `key`, for every reference to it: the next read
+    /// stores its default again.
+    @inlinable
+    public func resetTrait<Key: TraitKey>(_ key: Key.Type) {
+        TraitStore.removeValue(under: .typed(key), forShared: injectableIdentifier)
+    }
+
     /// The value of the trait `key` for this object, settable through any reference, even a `let`.
     ///
     /// All references to one object share its traits.

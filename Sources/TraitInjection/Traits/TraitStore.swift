@@ -104,13 +104,23 @@ enum TraitStore {
     static func removeValue(under key: TraitSlotKey, for identifier: inout InjectableIdentifier) {
         guard let slot = identifier.storedSlot else { return }
         if isKnownUniquelyReferenced(&identifier) {
-            let released = slot.withLock { $0.remove(key) }
-            if released != nil { didAdd(-1) }
+            removeValue(under: key, forShared: identifier)
         } else {
             var entries = slot.withLock { $0 }
             guard entries.remove(key) != nil else { return }
             identifier = adopt(entries)
         }
+    }
+
+    /// Removes the value under `key` for an identifier that is not replaced (a class instance's,
+    /// or a uniquely held one).
+    @usableFromInline
+    static func removeValue(under key: TraitSlotKey, forShared identifier: InjectableIdentifier) {
+        guard let slot = identifier.storedSlot else { return }
+        let released = slot.withLock { $0.remove(key) }
+        if released != nil { didAdd(-1) }
+        // The removed value is released here, outside the lock.
+        _ = released
     }
 
     /// A fresh identifier holding all of `source`'s traits, with `value` stored under `key`.
