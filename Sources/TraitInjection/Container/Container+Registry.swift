@@ -13,8 +13,8 @@ public import Synchronization
 // snapshot — and with it any registration only it still holds, with its factory's captured values
 // — is released by a later `register` once every recorded context has moved to another activation.
 // Nothing waits: a long resolve only delays the release. While retired snapshots remain, the
-// container is listed with `PendingSnapshots`, and the end of every top-level resolve releases
-// those that have become unread; so the last resolve to end releases them.
+// container is listed with `PendingSnapshots`, and the contexts recorded as readers are marked, so
+// that the end of the last of them releases what has become unread (see `PendingSnapshots`).
 
 extension Container {
     /// Publishes a snapshot of the registrations (after a `register`) and returns it.
@@ -50,36 +50,48 @@ extension Container {
         let address = published.exchange(0, ordering: .sequentiallyConsistent)
         guard address != 0, let current = registry.current else { return }
         registry.current = nil
-        registry.retired.append(RetiredSnapshot(snapshot: current, readers: ResolutionContext.activations()))
-    }
-
-    /// Takes out the retired snapshots that no resolve can read any more, for the caller to
-    /// release after the lock, and lists the container with ``PendingSnapshots`` while others
-    /// remain. Call with the registry locked.
-    func reclaimSnapshots(_ registry: inout Registry) -> [RetiredSnapshot] {
-        // Listed before the readers are looked at: a resolve that ends after that look sees the
-        // listing (but for the race `PendingSnapshots` describes).
-        if !registry.retired.isEmpty, !registry.isListed {
+        // Listed before the readers are recorded and marked: a reader that sees its mark as it
+        // ends finds the container listed.
+        if !registry.isListed {
             registry.isListed = true
             PendingSnapshots.list(self)
         }
+        let readers = ResolutionContext.activations()
+        if registry.retired.isEmpty || !registry.retired[registry.retired.count - 1].absorb(current, readers: readers) {
+            registry.retired.append(RetiredSnapshot(snapshot: current, readers: readers))
+        }
+    }
+
+    /// Takes out the retired snapshots that no resolve can read any more, for the caller to
+    /// release after the lock, and keeps the container listed with ``PendingSnapshots`` exactly
+    /// while others remain. Call with the registry locked.
+    func reclaimSnapshots(_ registry: inout Registry) -> [RetiredSnapshot] {
         let freed = registry.reclaim()
         if registry.retired.isEmpty, registry.isListed {
             registry.isListed = false
             PendingSnapshots.unlist(self)
+        } else if !registry.retired.isEmpty, !registry.isListed {
+            registry.isListed = true
+            PendingSnapshots.list(self)
         }
         return freed
     }
 
     /// Releases the retired snapshots that no resolve can read any more.
-    func releaseUnreadSnapshots() {
-        let freed = registry.withLock { reclaimSnapshots(&$0) }
+    ///
+    /// - Parameter relisting: Whether `PendingSnapshots` has just unlisted this container, to list
+    ///   it again if retired snapshots remain.
+    func releaseUnreadSnapshots(relisting: Bool = false) {
+        let freed = registry.withLock { registry in
+            if relisting { registry.isListed = false }
+            return reclaimSnapshots(&registry)
+        }
         // Released here, after the lock: a registration only these snapshots held goes with them.
         _ = freed
     }
 
     /// The number of superseded snapshots still kept, for tests.
     var retiredSnapshotCount: Int {
-        registry.withLock { $0.retired.count }
+        registry.withLock { $0.retired.reduce(0) { $0 + $1.snapshots.count } }
     }
 }

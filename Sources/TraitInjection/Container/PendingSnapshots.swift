@@ -1,60 +1,89 @@
-public import Synchronization
-
-/// The containers holding superseded snapshots that a resolve may still read, so that the
-/// resolves that end release them, rather than only a later `register` of the same container.
+/// The containers holding superseded snapshots that a resolve may still read, so that the ends of
+/// those resolves release them, rather than only a later `register` of the same container.
 ///
-/// A `register` lists its container when it leaves a snapshot retired (see
-/// `Container+Registry.swift`); every top-level resolve, as it ends, looks at ``count`` and, if
-/// any container is listed, releases the snapshots no resolve can read any more. So a replaced
-/// registration — and its factory's captured values — goes when the last resolve that was running
-/// at the replacement ends.
+/// A `register` that leaves a snapshot retired (see `Container+Registry.swift`) lists its
+/// container here, and marks every context it recorded as a reader (`mustReclaim`). A root
+/// context that ends with the mark set — its own, or one its chain's nested contexts shared, as a
+/// root is active whenever they are — releases the snapshots of every listed container that no
+/// resolve can read any more. So a replaced registration, with its factory's captured values,
+/// goes when the last resolve that was running at the replacement ends; a resolve that was not
+/// running then never takes this path.
 ///
-/// The look at ``count`` is an ordinary load after the resolve's end was stored: a resolve ending
-/// at the very moment of a `register` may miss the listing while that `register` still sees it
-/// running. The snapshot then goes at the next end of a top-level resolve, or `register`, on any
-/// thread.
-@usableFromInline
+/// A resolve that ends at the very moment of the `register` may miss its mark while that
+/// `register` still sees it running (its end is stored, then the mark loaded, with no fence
+/// between). The snapshot then goes at the next `register` of that container, or the next end of
+/// a resolve that some `register`, in any container, found running.
+///
+/// No container is dropped under the list's lock: its `deinit` releases registrations, whose
+/// captured values' `deinit` may resolve or register.
 enum PendingSnapshots {
-    /// How many containers are listed.
-    @usableFromInline
-    static let count = Atomic<Int>(0)
+    /// The listed containers, and who is releasing their snapshots.
+    private static let state = Locked.make(State())
 
-    /// The listed containers, weakly: a container that goes releases its snapshots itself.
-    private static let containers = Locked.make([WeakContainer]())
+    private struct State {
+        var entries: [Entry] = []
+        /// Whether a thread is releasing snapshots now.
+        var isReleasing = false
+        /// Whether another thread (or a `deinit` during the release) asked for a release since.
+        var isRequested = false
 
-    private struct WeakContainer {
+        /// Takes the listed containers out, with strong references for the caller to drop
+        /// after the lock; each lists itself again if retired snapshots remain.
+        mutating func takeContainers() -> [Container?] {
+            let strong = entries.map(\.container)
+            entries.removeAll()
+            return strong
+        }
+    }
+
+    private struct Entry {
+        let identity: ObjectIdentifier
+        /// Weak: a container that goes releases its snapshots itself.
         weak var container: Container?
     }
 
     /// Lists `container`. Call with its registry locked (the registry's lock comes first).
     static func list(_ container: Container) {
-        containers.withLock { $0.append(WeakContainer(container: container)) }
-        count.add(1, ordering: .sequentiallyConsistent)
+        state.withLock { $0.entries.append(Entry(identity: ObjectIdentifier(container), container: container)) }
     }
 
     /// Unlists `container`. Call with its registry locked.
     static func unlist(_ container: Container) {
-        containers.withLock { listed in
-            listed.removeAll { $0.container === container || $0.container == nil }
-            count.store(listed.count, ordering: .relaxed)
-        }
+        let identity = ObjectIdentifier(container)
+        // By identity: loading a weak reference here could make this the last strong one.
+        state.withLock { $0.entries.removeAll { $0.identity == identity } }
     }
 
-    /// Releases the snapshots of listed containers that no resolve can read any more, if any
-    /// container is listed. Call with no lock held and no resolve running on this thread:
-    /// releasing a snapshot runs the `deinit` of what its registrations captured.
-    @inlinable @inline(__always)
+    /// Whether any container is listed, for tests.
+    static var isEmpty: Bool {
+        state.withLock(\.entries.isEmpty)
+    }
+
+    /// Releases the snapshots of listed containers that no resolve can read any more. Call with no
+    /// lock held: releasing a snapshot runs the `deinit` of what its registrations captured.
+    ///
+    /// One thread releases at a time. A call meanwhile — from a resolve that ended after the
+    /// releasing thread looked at it, or from a `deinit` that the release started — makes that
+    /// thread go round again rather than returning with nothing done.
     static func releaseUnread() {
-        if count.load(ordering: .relaxed) != 0 { releaseListed() }
-    }
-
-    @usableFromInline
-    static func releaseListed() {
-        let listed = containers.withLock { listed in
-            listed.removeAll { $0.container == nil }
-            count.store(listed.count, ordering: .relaxed)
-            return listed.compactMap(\.container)
+        var batch = state.withLock { state -> [Container?]? in
+            guard !state.isReleasing else {
+                state.isRequested = true
+                return nil
+            }
+            state.isReleasing = true
+            return state.takeContainers()
         }
-        for container in listed { container.releaseUnreadSnapshots() }
+        while let containers = batch {
+            for case let container? in containers { container.releaseUnreadSnapshots(relisting: true) }
+            batch = state.withLock { state -> [Container?]? in
+                guard state.isRequested else {
+                    state.isReleasing = false
+                    return nil
+                }
+                state.isRequested = false
+                return state.takeContainers()
+            }
+        }
     }
 }

@@ -21,14 +21,34 @@ struct Registry {
     }
 }
 
-/// A superseded snapshot, and the resolves that were running when it was superseded.
+/// Superseded snapshots, and the resolves that were running when they were superseded.
 struct RetiredSnapshot {
-    let snapshot: RegistrySnapshot
+    /// Snapshots retired while the same resolves ran (so a long resolve and many replacements
+    /// make one entry, and a `register` checks one entry rather than one per replacement).
+    private(set) var snapshots: [RegistrySnapshot]
     /// Each context that was active then, with its activation: once every one has moved on, no
-    /// resolve can hold a reference into the snapshot.
+    /// resolve can hold a reference into the snapshots.
     let readers: [ResolutionContext.Activation]
 
+    init(snapshot: RegistrySnapshot, readers: [ResolutionContext.Activation]) {
+        snapshots = [snapshot]
+        self.readers = readers
+    }
+
     var isUnread: Bool { readers.allSatisfy(\.hasEnded) }
+
+    /// Adds `snapshot`, retired while `readers` ran, if those are among this entry's readers: a
+    /// reader of this entry that is not among them has already ended, so the snapshot waits for
+    /// exactly what it would wait for alone.
+    ///
+    /// - Returns: Whether the snapshot was added.
+    mutating func absorb(_ snapshot: RegistrySnapshot, readers newReaders: [ResolutionContext.Activation]) -> Bool {
+        let isSubset = newReaders.allSatisfy { reader in
+            readers.contains { $0.context === reader.context && $0.count == reader.count }
+        }
+        if isSubset { snapshots.append(snapshot) }
+        return isSubset
+    }
 }
 
 /// An immutable copy of a container's registrations, read by lookups without a lock.

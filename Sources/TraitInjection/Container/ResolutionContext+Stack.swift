@@ -36,7 +36,8 @@ extension ResolutionContext {
     /// values (``Container/shared`` and injector default overrides) are bound there too. A
     /// factory's own task-local values are not: see the Thread safety article.
     ///
-    /// - Throws: ``ResolutionError/Kind-swift.enum/tooDeep`` past ``maximumDepth`` services.
+    /// - Throws: ``ResolutionError/Kind-swift.enum/tooDeep`` past ``maximumDepth`` services, or
+    ///   if the system grants no helper thread.
     @usableFromInline
     func callOnLargerStack<Service>(
         _ registration: any AnyRegistration,
@@ -49,7 +50,7 @@ extension ResolutionContext {
         let overrides = InjectorOverrides.current
         let shared = Container.taskShared
         let root = self.root!
-        Self.onHelperThread {
+        Self.onHelperThread(stackSize: Self.helperStackSize) {
             let stack = ThreadStack.current()
             for context in contexts {
                 context.thread.store(currentThreadBits(), ordering: .relaxed)
@@ -66,15 +67,21 @@ extension ResolutionContext {
             context.thread.store(thread, ordering: .relaxed)
             context.stack = stack
         }
-        return try outcome!.get()
+        // No helper thread (the system refused one): the chain is as deep as this stack allows.
+        guard let outcome else { throw tooDeep(registration) }
+        return try outcome.get()
     }
 
-    /// Runs `work` on a new thread with a stack of ``helperStackSize`` bytes and waits for it.
+    /// Runs `work` on a new thread with a stack of `stackSize` bytes and waits for it; does
+    /// nothing if the system grants no such thread.
+    ///
+    /// - Returns: Whether `work` ran.
     ///
     /// `work` is not `@Sendable`, yet runs on another thread: this thread does nothing until the
     /// helper has finished (`pthread_join`), so the two never touch what `work` captures at the
     /// same time, and thread creation and joining order their memory accesses.
-    private static func onHelperThread(_ work: () -> Void) {
+    @discardableResult
+    static func onHelperThread(stackSize: Int, _ work: () -> Void) -> Bool {
         withoutActuallyEscaping(work) { work in
             final class Work {
                 let run: () -> Void
@@ -83,7 +90,7 @@ extension ResolutionContext {
             var attributes = pthread_attr_t()
             pthread_attr_init(&attributes)
             defer { pthread_attr_destroy(&attributes) }
-            pthread_attr_setstacksize(&attributes, helperStackSize)
+            pthread_attr_setstacksize(&attributes, stackSize)
             let box = Unmanaged.passRetained(Work(work)).toOpaque()
             #if canImport(Darwin)
                 var thread: pthread_t?
@@ -103,16 +110,17 @@ extension ResolutionContext {
                 },
                 box
             )
-            // Without a thread there is no way on: the chain is as deep as this stack allows.
+            // Without a thread, `work` does not run: the caller reports the chain as too deep.
             guard result == 0 else {
                 Unmanaged<Work>.fromOpaque(box).release()
-                return
+                return false
             }
             #if canImport(Darwin)
                 pthread_join(thread!, nil)
             #else
                 pthread_join(thread, nil)
             #endif
+            return true
         }
     }
 }

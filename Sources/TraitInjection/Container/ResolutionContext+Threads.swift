@@ -112,13 +112,16 @@ extension ResolutionContext {
         }
     }
 
-    /// The contexts active now, with their activations.
+    /// The contexts active now, with their activations, each marked to release what becomes
+    /// unread when its chain's root ends (`mustReclaim`).
     static func activations() -> [Activation] {
         all.withLock { contexts in
             contexts.compactMap { unmanaged in
                 let context = unmanaged.takeUnretainedValue()
                 let count = context.activationCount.load(ordering: .sequentiallyConsistent)
-                return count & 1 == 1 ? Activation(context: context, count: count) : nil
+                guard count & 1 == 1 else { return nil }
+                context.mustReclaim.store(true, ordering: .relaxed)
+                return Activation(context: context, count: count)
             }
         }
     }
@@ -155,7 +158,7 @@ extension ResolutionContext {
             context.activationCount.store(context.activation, ordering: .releasing)
             context.path.removeAll()
             context.isInUse = false
-            PendingSnapshots.releaseUnread()
+            if context.mustReclaim.load(ordering: .relaxed) { releaseUnreadSnapshots(context) }
             return
         }
         releaseKeeping(context)
@@ -188,7 +191,7 @@ extension ResolutionContext {
             // their `deinit`: those resolves succeeded.
             if !context.claims.isEmpty { context.publishClaims() }
             context.isInUse = false
-            PendingSnapshots.releaseUnread()
+            if context.mustReclaim.load(ordering: .relaxed) { releaseUnreadSnapshots(context) }
             return
         }
         context.root.innermost = context.outer
@@ -197,6 +200,15 @@ extension ResolutionContext {
         context.outer = nil
         context.root = nil
         pool.withLock { $0.append(Unmanaged.passUnretained(context)) }
+    }
+
+    /// After the end of a root that a `register` recorded as a reader (or whose nested contexts
+    /// it recorded, while the root was active too): releases the snapshots no resolve can read
+    /// any more.
+    @usableFromInline
+    static func releaseUnreadSnapshots(_ context: ResolutionContext) {
+        context.mustReclaim.store(false, ordering: .relaxed)
+        PendingSnapshots.releaseUnread()
     }
 
     /// Puts the context of an exiting thread back in the pool.

@@ -27,6 +27,10 @@ final class ResolutionContext {
     @usableFromInline let activationCount = Atomic<UInt64>(0)
     /// The thread using this context, as `pthread_self()` bits.
     @usableFromInline let thread = Atomic<UInt>(0)
+    /// Set by a `register` that recorded this context's activation as a reader of the snapshot
+    /// it retired: the root that ends with it set releases what has become unread
+    /// (`PendingSnapshots`).
+    @usableFromInline let mustReclaim = Atomic<Bool>(false)
 
     // Confined to the thread while active, and never re-entered, so the dynamic exclusivity
     // checks (a quarter of a transient resolve) are turned off for them.

@@ -18,9 +18,10 @@ struct ThreadStack {
     /// The address just past the stack's highest byte.
     @usableFromInline var top: UInt = 0
 
-    /// The room left below `limit`: 128 KiB. A level of resolution takes about 1 KiB in a release
-    /// build, but some 25 KiB in a debug build under AddressSanitizer, whose guard zones enlarge
-    /// every frame. On a thread whose whole stack is smaller, every factory runs on a helper.
+    /// The room left below `limit`: 128 KiB, or half the stack if that is less. A level of
+    /// resolution takes about 1 KiB in a release build and a few KiB in a debug build, more under
+    /// AddressSanitizer, whose guard zones enlarge frames. A small stack (musl's 128 KiB) still
+    /// runs shallow resolves itself.
     static var margin: UInt { 128 * 1024 }
 
     /// The current thread's stack.
@@ -48,7 +49,7 @@ struct ThreadStack {
 
     private init(base: UInt, size: UInt) {
         self.base = base
-        self.limit = base + min(Self.margin, size)
+        self.limit = base + min(Self.margin, size / 2)
         self.top = base + size
     }
 
