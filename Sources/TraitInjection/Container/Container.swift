@@ -6,6 +6,8 @@ public import Synchronization
     import Glibc
 #elseif canImport(Musl)
     import Musl
+#else
+    #error("TraitInjection supports Darwin, Glibc and Musl platforms.")
 #endif
 
 /// A dependency injection container: register factories for services, then resolve them.

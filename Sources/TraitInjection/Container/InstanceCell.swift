@@ -6,6 +6,8 @@ public import Synchronization
     import Glibc
 #elseif canImport(Musl)
     import Musl
+#else
+    #error("TraitInjection supports Darwin, Glibc and Musl platforms.")
 #endif
 
 /// The instance a `.container` or `.weak` registration keeps, created by one resolve at a time.

@@ -6,6 +6,8 @@ import Synchronization
     import Glibc
 #elseif canImport(Musl)
     import Musl
+#else
+    #error("TraitInjection supports Darwin, Glibc and Musl platforms.")
 #endif
 
 extension ResolutionContext {

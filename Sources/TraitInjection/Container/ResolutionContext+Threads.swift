@@ -6,6 +6,8 @@ public import Synchronization
     public import Glibc
 #elseif canImport(Musl)
     public import Musl
+#else
+    #error("TraitInjection supports Darwin, Glibc and Musl platforms.")
 #endif
 
 /// The thread-local slot holding each thread's ``ResolutionContext``, reused by every top-level

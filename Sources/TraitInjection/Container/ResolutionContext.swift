@@ -6,6 +6,8 @@ public import Synchronization
     public import Glibc
 #elseif canImport(Musl)
     public import Musl
+#else
+    #error("TraitInjection supports Darwin, Glibc and Musl platforms.")
 #endif
 
 /// The state of one top-level resolve: its object graph, its path, its queued completions and

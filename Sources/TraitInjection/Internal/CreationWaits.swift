@@ -4,6 +4,8 @@
     import Glibc
 #elseif canImport(Musl)
     import Musl
+#else
+    #error("TraitInjection supports Darwin, Glibc and Musl platforms.")
 #endif
 
 /// Who is creating a kept instance: one outermost resolve on one thread.

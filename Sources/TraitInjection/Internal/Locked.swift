@@ -7,6 +7,8 @@
     public import Glibc
 #elseif canImport(Musl)
     public import Musl
+#else
+    #error("TraitInjection supports Darwin, Glibc and Musl platforms.")
 #endif
 
 #if canImport(Darwin)

@@ -6,6 +6,8 @@ public import Synchronization
     public import Glibc
 #elseif canImport(Musl)
     public import Musl
+#else
+    #error("TraitInjection supports Darwin, Glibc and Musl platforms.")
 #endif
 
 /// A count of the lock-free reads in flight of some published value, so that a writer that has

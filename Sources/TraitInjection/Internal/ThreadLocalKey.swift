@@ -4,6 +4,8 @@
     import Glibc
 #elseif canImport(Musl)
     import Musl
+#else
+    #error("TraitInjection supports Darwin, Glibc and Musl platforms.")
 #endif
 
 /// What happens to a thread's value of a thread-local key when the thread exits.

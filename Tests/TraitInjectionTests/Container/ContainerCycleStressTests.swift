@@ -8,6 +8,8 @@ import TraitInjection
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
+#else
+    #error("These tests run on Darwin and Glibc platforms.")
 #endif
 
 /// A service resolved with a runtime argument, which resolves the next one down.

@@ -7,6 +7,8 @@ import TraitInjection
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
+#else
+    #error("These tests run on Darwin and Glibc platforms.")
 #endif
 
 // Cases found by an adversarial review of the resolve core, each a regression test.

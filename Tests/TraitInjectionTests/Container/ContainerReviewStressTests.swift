@@ -8,6 +8,8 @@ import Testing
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
+#else
+    #error("These tests run on Darwin and Glibc platforms.")
 #endif
 
 /// Runs `body` when deinitialised.

@@ -2,6 +2,8 @@
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
+#else
+    #error("These tests run on Darwin and Glibc platforms.")
 #endif
 
 /// Whether the tests run under AddressSanitizer (`swift test --sanitize=address`).
