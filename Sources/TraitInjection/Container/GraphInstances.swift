@@ -21,9 +21,21 @@ struct GraphKey: Hashable {
 /// reference, so that reading it back needs no dynamic cast; anything else is kept as `Any`.
 @usableFromInline
 struct GraphInstances {
-    @usableFromInline var identities: [GraphKey] = []
-    @usableFromInline var instances: [Instance] = []
+    /// The instances in the order they were created, each with its key.
+    @usableFromInline var entries: [Entry] = []
     @usableFromInline var index: [GraphKey: Int]?
+
+    @usableFromInline
+    struct Entry {
+        @usableFromInline let key: GraphKey
+        @usableFromInline let instance: Instance
+
+        @inlinable
+        init(key: GraphKey, instance: Instance) {
+            self.key = key
+            self.instance = instance
+        }
+    }
 
     @usableFromInline
     enum Instance {
@@ -38,13 +50,13 @@ struct GraphInstances {
     init() {}
 
     @inlinable
-    var isEmpty: Bool { identities.isEmpty }
+    var isEmpty: Bool { entries.isEmpty }
 
     /// The instance created for the registration `identity`, whose service type is `Service`.
     @inlinable @inline(__always)
     func instance<Service>(for identity: GraphKey, as _: Service.Type) -> Service? {
         guard let position = position(of: identity) else { return nil }
-        switch instances[position] {
+        switch entries[position].instance {
         case .object(let object):
             // Only a `Service` that is a class is stored as `.object`.
             return unsafeBitCast(object, to: Service.self)
@@ -58,25 +70,24 @@ struct GraphInstances {
     @inlinable @inline(__always)
     mutating func insert<Service>(_ instance: Service, for identity: GraphKey) {
         if Service.self is AnyObject.Type {
-            instances.append(.object(unsafeBitCast(instance, to: AnyObject.self)))
+            entries.append(Entry(key: identity, instance: .object(unsafeBitCast(instance, to: AnyObject.self))))
         } else {
-            instances.append(.value(instance))
+            entries.append(Entry(key: identity, instance: .value(instance)))
         }
-        identities.append(identity)
         if index != nil {
-            index?[identity] = identities.count - 1
-        } else if identities.count > Self.indexThreshold {
-            index = Dictionary(uniqueKeysWithValues: zip(identities, identities.indices))
+            index?[identity] = entries.count - 1
+        } else if entries.count > Self.indexThreshold {
+            index = Dictionary(uniqueKeysWithValues: entries.indices.map { (entries[$0].key, $0) })
         }
     }
 
     @inlinable @inline(__always)
     func position(of identity: GraphKey) -> Int? {
         if let index { return index[identity] }
-        var position = identities.endIndex
-        while position > identities.startIndex {
+        var position = entries.endIndex
+        while position > entries.startIndex {
             position -= 1
-            if identities[position] == identity { return position }
+            if entries[position].key == identity { return position }
         }
         return nil
     }
@@ -86,8 +97,7 @@ struct GraphInstances {
     mutating func removeAll() {
         // A graph is a handful of instances: removing them one by one from the end is cheaper than
         // `removeAll(keepingCapacity:)`, which goes through a general range replacement.
-        while !instances.isEmpty { instances.removeLast() }
-        while !identities.isEmpty { identities.removeLast() }
+        while !entries.isEmpty { entries.removeLast() }
         index = nil
     }
 }

@@ -44,8 +44,13 @@ enum ScopeKind: UInt8, Sendable, CustomStringConvertible {
     case transient, graph, container, weak
 
     /// Whether instances are kept in the registration's cell and shared across threads.
-    @inlinable
-    var keepsInstance: Bool { self == .container || self == .weak }
+    @inlinable @inline(__always)
+    var keepsInstance: Bool {
+        switch self {
+        case .container, .weak: true
+        case .transient, .graph: false
+        }
+    }
 
     @usableFromInline
     var description: String {
