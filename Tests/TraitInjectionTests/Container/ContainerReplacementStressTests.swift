@@ -32,6 +32,20 @@ struct ContainerReplacementStressTests {
         // releases what they delayed, with no further register here.
         #expect(waitUntil { LiveCounted.live.load(ordering: .relaxed) - start == 1 })
         #expect(waitUntil { container.retiredSnapshotCount == 0 })
+        if container.retiredSnapshotCount != 0 {
+            let report = container.registry.withLock { registry in
+                registry.retired.map { entry in
+                    entry.readers.map { reader in
+                        "\(reader.count)/\(reader.context.activationCount.load(ordering: .relaxed)) mark \(reader.context.mustReclaim.load(ordering: .relaxed))"
+                    }.joined(separator: ", ") + " (\(entry.snapshots.count) snapshots)"
+                }
+            }
+            // What still holds them, for whoever reads the log: each reader's recorded and current
+            // activation (equal: still running) and its mark.
+            print(
+                "Retired snapshots left: listed=\(container.registry.withLock(\.isListed)) empty=\(PendingSnapshots.isEmpty) entries:\n"
+                    + report.joined(separator: "\n"))
+        }
     }
 
     @Test("Stress: a registration replaced while another thread resolves it lives until that resolve ends")

@@ -8,7 +8,10 @@ func usleepCompat(_ microseconds: UInt32) {
 
 /// Whether `condition` becomes true within `seconds`, checked every millisecond: for what
 /// another thread does (such as the end of a resolve in a test running in parallel).
-func waitUntil(seconds: Int = 30, _ condition: () -> Bool) -> Bool {
+///
+/// The default is generous: a parallel test's long resolve (a deep chain, a slow singleton)
+/// takes tens of seconds on a loaded 2-core machine or under a sanitizer.
+func waitUntil(seconds: Int = 120, _ condition: () -> Bool) -> Bool {
     let deadline = DispatchTime.now() + .seconds(seconds)
     while !condition() {
         guard DispatchTime.now() < deadline else { return false }
