@@ -52,10 +52,7 @@ extension Container {
         registry.current = nil
         // Listed before the readers are recorded and marked: a reader that sees its mark as it
         // ends finds the container listed.
-        if !registry.isListed {
-            registry.isListed = true
-            PendingSnapshots.list(self)
-        }
+        setListed(true, &registry)
         let readers = ResolutionContext.activations()
         if registry.retired.isEmpty || !registry.retired[registry.retired.count - 1].absorb(current, readers: readers) {
             registry.retired.append(RetiredSnapshot(snapshot: current, readers: readers))
@@ -67,23 +64,24 @@ extension Container {
     /// while others remain. Call with the registry locked.
     func reclaimSnapshots(_ registry: inout Registry) -> [RetiredSnapshot] {
         let freed = registry.reclaim()
-        if registry.retired.isEmpty, registry.isListed {
-            registry.isListed = false
-            PendingSnapshots.unlist(self)
-        } else if !registry.retired.isEmpty, !registry.isListed {
-            registry.isListed = true
-            PendingSnapshots.list(self)
-        }
+        setListed(!registry.retired.isEmpty, &registry)
         return freed
     }
 
-    /// Releases the retired snapshots that no resolve can read any more.
-    ///
-    /// - Parameter relisting: Whether `PendingSnapshots` has just unlisted this container, to list
-    ///   it again if retired snapshots remain.
-    func releaseUnreadSnapshots(relisting: Bool = false) {
+    /// Lists the container with ``PendingSnapshots``, or unlists it, unless it already is. Call
+    /// with the registry locked.
+    private func setListed(_ listed: Bool, _ registry: inout Registry) {
+        guard registry.isListed != listed else { return }
+        registry.isListed = listed
+        if listed { PendingSnapshots.list(self) } else { PendingSnapshots.unlist(self) }
+    }
+
+    /// Releases the retired snapshots that no resolve can read any more, after
+    /// ``PendingSnapshots`` has taken the container out of its list: lists it again if others
+    /// remain.
+    func releaseUnreadSnapshots() {
         let freed = registry.withLock { registry in
-            if relisting { registry.isListed = false }
+            registry.isListed = false
             return reclaimSnapshots(&registry)
         }
         // Released here, after the lock: a registration only these snapshots held goes with them.

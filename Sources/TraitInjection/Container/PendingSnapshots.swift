@@ -75,7 +75,7 @@ enum PendingSnapshots {
             return state.takeContainers()
         }
         while let containers = batch {
-            for case let container? in containers { container.releaseUnreadSnapshots(relisting: true) }
+            for case let container? in containers { container.releaseUnreadSnapshots() }
             batch = state.withLock { state -> [Container?]? in
                 guard state.isRequested else {
                     state.isReleasing = false

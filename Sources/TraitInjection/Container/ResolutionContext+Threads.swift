@@ -159,8 +159,7 @@ extension ResolutionContext {
             context.activation &+= 1
             context.activationCount.store(context.activation, ordering: .releasing)
             context.path.removeAll()
-            context.isInUse = false
-            if context.mustReclaim.load(ordering: .relaxed) { releaseUnreadSnapshots(context) }
+            markFree(root: context)
             return
         }
         releaseKeeping(context)
@@ -192,8 +191,7 @@ extension ResolutionContext {
             // Kept instances claimed by resolves that the instances dropped above started in
             // their `deinit`: those resolves succeeded.
             if !context.claims.isEmpty { context.publishClaims() }
-            context.isInUse = false
-            if context.mustReclaim.load(ordering: .relaxed) { releaseUnreadSnapshots(context) }
+            markFree(root: context)
             return
         }
         context.root.innermost = context.outer
@@ -204,12 +202,18 @@ extension ResolutionContext {
         pool.withLock { $0.append(Unmanaged.passUnretained(context)) }
     }
 
-    /// After the end of a root that a `register` recorded as a reader (or whose nested contexts
-    /// it recorded, while the root was active too): releases the snapshots no resolve can read
+    /// Marks a root whose activation has ended free; if a `register` recorded it (or its nested
+    /// contexts, while it was active too) as a reader, releases the snapshots no resolve can read
     /// any more.
+    @inlinable @inline(__always)
+    static func markFree(root: ResolutionContext) {
+        root.isInUse = false
+        if root.mustReclaim.load(ordering: .relaxed) { releaseUnreadSnapshots(root) }
+    }
+
     @usableFromInline
-    static func releaseUnreadSnapshots(_ context: ResolutionContext) {
-        context.mustReclaim.store(false, ordering: .relaxed)
+    static func releaseUnreadSnapshots(_ root: ResolutionContext) {
+        root.mustReclaim.store(false, ordering: .relaxed)
         PendingSnapshots.releaseUnread()
     }
 

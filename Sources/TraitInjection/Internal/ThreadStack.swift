@@ -101,7 +101,7 @@ struct ThreadStack {
 }
 
 /// `RTLD_DEFAULT`: look a symbol up in every loaded image.
-private var defaultSymbolHandle: UnsafeMutableRawPointer? {
+var defaultSymbolHandle: UnsafeMutableRawPointer? {
     #if canImport(Darwin)
         UnsafeMutableRawPointer(bitPattern: -2)
     #else

@@ -1,3 +1,5 @@
+@testable import TraitInjection
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -7,11 +9,4 @@
 #endif
 
 /// Whether the tests run under AddressSanitizer (`swift test --sanitize=address`).
-let isAddressSanitized: Bool = {
-    #if canImport(Darwin)
-        let everywhere = UnsafeMutableRawPointer(bitPattern: -2)
-    #else
-        let everywhere = UnsafeMutableRawPointer(bitPattern: 0)
-    #endif
-    return dlsym(everywhere, "__asan_init") != nil
-}()
+let isAddressSanitized = dlsym(defaultSymbolHandle, "__asan_init") != nil
