@@ -42,9 +42,24 @@ let package = Package(
             path: "Tests/Support/SeedListing",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        // Types and helpers shared by the test targets (package access).
+        .target(
+            name: "TestFixtures",
+            dependencies: ["TraitInjection"],
+            path: "Tests/Support/TestFixtures"
+        ),
         .testTarget(
             name: "TraitInjectionTests",
-            dependencies: ["TraitInjection", "SeedListing"]
+            dependencies: ["TraitInjection", "SeedListing", "TestFixtures"],
+            // Swift 6.3.1's LLVM optimiser crashes (FunctionAttrs, signal 11) on this target's
+            // release build: the release run optimises the library and the stress target only.
+            swiftSettings: [.unsafeFlags(["-Onone"], .when(configuration: .release))]
+        ),
+        // Concurrency stress and the internal primitives: CI runs this target under
+        // ThreadSanitizer, AddressSanitizer and in release mode.
+        .testTarget(
+            name: "TraitInjectionStressTests",
+            dependencies: ["TraitInjection", "TestFixtures"]
         ),
         .testTarget(
             name: "TraitInjectionTestingTests",

@@ -85,7 +85,9 @@ extension Container {
             return reclaimSnapshots(&registry)
         }
         // Released here, after the lock: a registration only these snapshots held goes with them.
-        _ = freed
+        // (`_ = freed` would not do: an optimised build may release a value as soon as it is last
+        // used, which is inside the locked closure that returned it.)
+        withExtendedLifetime(freed) {}
     }
 
     /// The number of superseded snapshots still kept, for tests.

@@ -101,7 +101,7 @@ public final class Container: Sendable, Resolver {
         // goes with the last snapshot holding it, once they have ended. Snapshots no resolve can
         // read any more go here, outside the lock, with the registrations only they held.
         replaced?.retire()
-        _ = freed
+        withExtendedLifetime(freed) {}
         return registration
     }
 

@@ -148,7 +148,7 @@ final class InstanceCell<Service>: Sendable {
     private func answer(_ owner: CreationOwner, markingWaiters: Bool) -> CreationWaits.Answer<Claim> {
         // A weakly kept object loaded here may be the last reference: released after the lock.
         var loaded: AnyObject?
-        defer { _ = loaded }
+        defer { withExtendedLifetime(loaded) {} }
         return state.withLock { guarded in
             switch guarded.state {
             case .strong:
@@ -240,7 +240,7 @@ final class InstanceCell<Service>: Sendable {
             return (kept, false)
         }
         kept?.release()
-        _ = dropped  // A weak box, released here.
+        withExtendedLifetime(dropped) {}  // A weak box, released here.
         if wake { CreationWaits.wakeWaiters() }
     }
 

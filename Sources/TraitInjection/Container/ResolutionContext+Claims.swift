@@ -75,6 +75,7 @@ extension ResolutionContext {
         // instance whose `deinit` resolves, and what that resolve claims is kept.
         pending.removeAll()
         // The instances go with `abandoned`, here, with no lock held.
+        withExtendedLifetime(abandoned) {}
     }
 
     /// The error for threads waiting for each other's kept instances.

@@ -85,6 +85,7 @@ public final class InjectorDefault<Value: Sendable>: Sendable {
             var replaced = Source.value(newValue)
             storage.withLock { swap(&$0, &replaced) }
             // `replaced` now holds the old default and is released here, outside the lock.
+            withExtendedLifetime(replaced) {}
         }
     }
 

@@ -33,7 +33,7 @@ final class IsolatedInjectorDefaults: Sendable {
 
     func set(_ value: any Sendable, for id: ObjectIdentifier) {
         let replaced = values.withLock { $0.updateValue(value, forKey: id) }
-        _ = replaced  // Released here, outside the lock.
+        withExtendedLifetime(replaced) {}  // Released here, outside the lock.
     }
 }
 

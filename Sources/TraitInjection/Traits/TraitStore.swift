@@ -62,8 +62,9 @@ enum TraitStore {
             let result = candidate
             return (result, entries.store(&candidate, under: key).added)
         }
-        // On a lost race, `candidate` (our unused default) is released here, outside the lock.
         if added { didAdd(1) }
+        // On a lost race, `candidate` (our unused default) is released here, outside the lock.
+        withExtendedLifetime(candidate) {}
         return result
     }
 
@@ -96,7 +97,8 @@ enum TraitStore {
         let (added, released) = slot(for: identifier).withLock { $0.store(&incoming, under: key) }
         if added { didAdd(1) }
         // The replaced value (in `incoming` or `released`) is released here, outside the lock.
-        _ = released
+        withExtendedLifetime(incoming) {}
+        withExtendedLifetime(released) {}
     }
 
     /// Removes the value under `key`, with the same copy-on-write rule as `setValue`.
@@ -120,7 +122,7 @@ enum TraitStore {
         let released = slot.withLock { $0.remove(key) }
         if released != nil { didAdd(-1) }
         // The removed value is released here, outside the lock.
-        _ = released
+        withExtendedLifetime(released) {}
     }
 
     /// A fresh identifier holding all of `source`'s traits, with `value` stored under `key`.
@@ -167,7 +169,7 @@ enum TraitStore {
     static func unregister(serial: UInt64, slot: TraitSlot) {
         let removed = registry.withLock { $0.removeValue(forKey: TraitIdentifier(probing: serial)) }
         didAdd(-slot.withLock { $0.count })
-        _ = removed
+        withExtendedLifetime(removed) {}
     }
 
     @usableFromInline
@@ -185,7 +187,8 @@ enum TraitStore {
             let deadKeys = registry.keys.filter(\.isDead)
             return deadKeys.compactMap { registry.removeValue(forKey: $0) }
         }
-        _ = dead
+        // The dead slots' values are released here, outside the lock.
+        withExtendedLifetime(dead) {}
     }
 
     /// The number of (instance, trait) values held.

@@ -1,4 +1,5 @@
 import SeedListing
+import TestFixtures
 import Testing
 
 extension TraitTests {

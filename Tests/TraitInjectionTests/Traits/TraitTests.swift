@@ -1,3 +1,4 @@
+import TestFixtures
 import Testing
 
 /// Every trait suite is nested here: the trait store is global and some tests assert on its exact

@@ -1,7 +1,7 @@
 import Dispatch
 
 /// Keeps the current thread busy for `microseconds`, blocking it (as a slow factory would).
-func usleepCompat(_ microseconds: UInt32) {
+package func usleepCompat(_ microseconds: UInt32) {
     let deadline = DispatchTime.now() + .microseconds(Int(microseconds))
     while DispatchTime.now() < deadline { _ = 0 }
 }
@@ -11,7 +11,7 @@ func usleepCompat(_ microseconds: UInt32) {
 ///
 /// The default is generous: a parallel test's long resolve (a deep chain, a slow singleton)
 /// takes tens of seconds on a loaded 2-core machine or under a sanitizer.
-func waitUntil(seconds: Int = 120, _ condition: () -> Bool) -> Bool {
+package func waitUntil(seconds: Int = 120, _ condition: () -> Bool) -> Bool {
     let deadline = DispatchTime.now() + .seconds(seconds)
     while !condition() {
         guard DispatchTime.now() < deadline else { return false }

@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import TestFixtures
 import Testing
 import TraitInjection
 
@@ -162,6 +163,29 @@ struct ContainerReentrancyTests {
         _ = try container.resolve(ReentrantDeinit.self)
         container.register(ReentrantDeinit.self) { _ in ReentrantDeinit(container, log: log) }
         #expect(log.count == 3)
+        #expect(try container.resolve(String.self, name: "from deinit") == "registered")
+    }
+
+    @Test("A registration replaced by its own factory goes when the resolve ends, with no lock held")
+    func replacedDuringResolveDeinitUsesContainer() throws {
+        // The end of the resolve releases the superseded snapshot (not a later register): the
+        // captured value's deinit then resolves and registers in the same container. Released
+        // before the registry's lock is let go — as an optimised build may do with a value that
+        // is only returned from the locked closure — this deadlocks.
+        let container = Container()
+        container.register(Int.self) { _ in 7 }
+        let log = Counter()
+        do {
+            let captured = ReentrantDeinit(container, log: log)
+            container.register(Service.self) { _ in
+                _ = captured
+                container.register(Service.self) { _ in Service(number: 2) }
+                return Service(number: 1)
+            }
+        }
+        #expect(try container.resolve(Service.self).number == 1)
+        #expect(waitUntil { log.count == 1 })
+        #expect(try container.resolve(Service.self).number == 2)
         #expect(try container.resolve(String.self, name: "from deinit") == "registered")
     }
 

@@ -1,5 +1,3 @@
-@testable import TraitInjection
-
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -9,4 +7,4 @@
 #endif
 
 /// Whether the tests run under AddressSanitizer (`swift test --sanitize=address`).
-let isAddressSanitized = dlsym(defaultSymbolHandle, "__asan_init") != nil
+package let isAddressSanitized = dlsym(dlopen(nil, RTLD_NOW), "__asan_init") != nil

@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import TestFixtures
 import Testing
 
 @testable import TraitInjection

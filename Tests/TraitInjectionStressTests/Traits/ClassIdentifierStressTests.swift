@@ -1,4 +1,5 @@
 import Dispatch
+import TestFixtures
 import Testing
 import TraitInjection
 

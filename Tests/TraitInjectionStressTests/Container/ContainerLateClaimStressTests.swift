@@ -2,6 +2,7 @@
 // ends, and state left on pooled contexts.
 
 import Dispatch
+import TestFixtures
 import Testing
 import TraitInjection
 
