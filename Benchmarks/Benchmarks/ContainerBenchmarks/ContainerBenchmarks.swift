@@ -76,6 +76,106 @@ func makeSwinjectContainer() -> Swinject.Container {
     return container
 }
 
+/// The same registrations in the plain baseline.
+func makePlainContainer() -> PlainContainer {
+    let container = PlainContainer()
+    container.register(TransientService.self, scope: .transient) { _ in TransientService() }
+    container.register(SingletonService.self, scope: .container) { _ in SingletonService() }
+    container.register(OtherSingletonService.self, scope: .container) { _ in OtherSingletonService() }
+    container.register(Leaf.self) { _ in Leaf() }
+    container.register(Middle.self, scope: .transient) { r in Middle(leaf: try r.resolve(Leaf.self)) }
+    container.register(Root.self) { r in
+        Root(left: try r.resolve(Middle.self), right: try r.resolve(Middle.self))
+    }
+    return container
+}
+
+/// One link of the depth benchmarks' chain.
+final class Link: @unchecked Sendable {
+    let next: Link?
+    init(next: Link?) { self.next = next }
+}
+
+/// The length of the depth benchmarks' chain: each resolve of its head resolves every link.
+let chainLength = 50
+
+/// The name of link `index` of the chain: `link-07`.
+func linkName(_ index: Int) -> String {
+    index < 10 ? "link-0\(index)" : "link-\(index)"
+}
+
+/// A chain of `chainLength` transient links, each resolving the next by name.
+func makeChainContainer() -> TraitInjection.Container {
+    let container = TraitInjection.Container()
+    for index in 0..<chainLength {
+        let next = index + 1 < chainLength ? linkName(index + 1) : nil
+        container.register(Link.self, name: linkName(index)) { r in
+            Link(next: try next.map { try r.resolve(Link.self, name: $0) })
+        }
+        .inScope(.transient)
+    }
+    return container
+}
+
+/// The same chain in Swinject.
+func makeChainSwinjectContainer() -> Swinject.Container {
+    let container = Swinject.Container()
+    for index in 0..<chainLength {
+        let next = index + 1 < chainLength ? linkName(index + 1) : nil
+        container.register(Link.self, name: linkName(index)) { r in
+            Link(next: next.map { r.resolve(Link.self, name: $0)! })
+        }
+        .inObjectScope(.transient)
+    }
+    return container
+}
+
+/// The same chain in the plain baseline.
+func makeChainPlainContainer() -> PlainContainer {
+    let container = PlainContainer()
+    for index in 0..<chainLength {
+        let next = index + 1 < chainLength ? linkName(index + 1) : nil
+        container.register(Link.self, name: linkName(index), scope: .transient) { r in
+            Link(next: try next.map { try r.resolve(Link.self, name: $0) })
+        }
+    }
+    return container
+}
+
+/// The same named registrations in the plain baseline.
+func makeNamedPlainContainer(count: Int) -> PlainContainer {
+    let container = PlainContainer()
+    for index in 0..<count {
+        container.register(TransientService.self, name: namedKey(index), scope: .transient) { _ in
+            TransientService()
+        }
+    }
+    return container
+}
+
+/// Two cached singletons in the plain baseline.
+func makeWarmPlainContainer() -> PlainContainer {
+    let container = makePlainContainer()
+    _ = must { try container.resolve(SingletonService.self) }
+    _ = must { try container.resolve(OtherSingletonService.self) }
+    return container
+}
+
+/// `resolveSingletons` with the plain baseline.
+func resolvePlainSingletons(_ container: PlainContainer, threads: Int) {
+    DispatchQueue.concurrentPerform(iterations: threads) { thread in
+        if thread == 0 {
+            for _ in 0..<scalingOperations {
+                blackHole(must { try container.resolve(SingletonService.self) })
+            }
+        } else {
+            for _ in 0..<scalingOperations {
+                blackHole(must { try container.resolve(OtherSingletonService.self) })
+            }
+        }
+    }
+}
+
 /// The value of `body`; a benchmark whose resolution fails stops with the error.
 @inline(__always)
 func must<Value>(_ body: () throws -> Value) -> Value {
@@ -184,6 +284,14 @@ let benchmarks: @Sendable () -> Void = {
         makeSwinjectContainer()
     }
 
+    Benchmark("Resolve transient: plain baseline") { benchmark, container in
+        for _ in benchmark.scaledIterations {
+            blackHole(must { try container.resolve(TransientService.self) })
+        }
+    } setup: {
+        makePlainContainer()
+    }
+
     Benchmark("Resolve transient: by hand") { benchmark in
         for _ in benchmark.scaledIterations {
             blackHole(TransientService())
@@ -204,6 +312,14 @@ let benchmarks: @Sendable () -> Void = {
         }
     } setup: {
         makeSwinjectContainer()
+    }
+
+    Benchmark("Resolve singleton: plain baseline") { benchmark, container in
+        for _ in benchmark.scaledIterations {
+            blackHole(must { try container.resolve(SingletonService.self) })
+        }
+    } setup: {
+        makeWarmPlainContainer()
     }
 
     Benchmark("Resolve singleton: locked dictionary floor") { benchmark, floor in
@@ -228,6 +344,14 @@ let benchmarks: @Sendable () -> Void = {
         }
     } setup: {
         makeSwinjectContainer()
+    }
+
+    Benchmark("Resolve 4-object graph: plain baseline") { benchmark, container in
+        for _ in benchmark.scaledIterations {
+            blackHole(must { try container.resolve(Root.self) })
+        }
+    } setup: {
+        makePlainContainer()
     }
 
     Benchmark("Resolve 4-object graph: by hand") { benchmark in
@@ -256,6 +380,44 @@ let benchmarks: @Sendable () -> Void = {
         } setup: {
             makeNamedSwinjectContainer(count: count)
         }
+
+        Benchmark("Resolve named, one of \(count) names: plain baseline") { benchmark, container in
+            let name = middleName(of: count)
+            for _ in benchmark.scaledIterations {
+                blackHole(must { try container.resolve(TransientService.self, name: name) })
+            }
+        } setup: {
+            makeNamedPlainContainer(count: count)
+        }
+    }
+
+    // Depth: a chain of 50 transient services, each resolving the next by name. Per resolution of
+    // the chain's head (50 resolves).
+    let depth = Benchmark.Configuration(
+        metrics: [.wallClock, .mallocCountTotal],
+        timeUnits: .nanoseconds,
+        warmupIterations: 10,
+        scalingFactor: .one,
+        maxDuration: .seconds(2),
+        maxIterations: 100_000
+    )
+
+    Benchmark("Resolve a chain of 50: TraitInjection", configuration: depth) { _, container in
+        blackHole(must { try container.resolve(Link.self, name: linkName(0)) })
+    } setup: {
+        makeChainContainer()
+    }
+
+    Benchmark("Resolve a chain of 50: Swinject", configuration: depth) { _, container in
+        blackHole(container.resolve(Link.self, name: linkName(0))!)
+    } setup: {
+        makeChainSwinjectContainer()
+    }
+
+    Benchmark("Resolve a chain of 50: plain baseline", configuration: depth) { _, container in
+        blackHole(must { try container.resolve(Link.self, name: linkName(0)) })
+    } setup: {
+        makeChainPlainContainer()
     }
 
     // Throughput: the same resolutions per thread, on one thread and on two at once. With perfect
@@ -272,6 +434,20 @@ let benchmarks: @Sendable () -> Void = {
         resolveSingletons(container, threads: 2)
     } setup: {
         makeWarmContainer()
+    }
+
+    Benchmark("Scaling: plain baseline, a singleton 100,000x on 1 thread", configuration: scaling) { _, container in
+        resolvePlainSingletons(container, threads: 1)
+    } setup: {
+        makeWarmPlainContainer()
+    }
+
+    Benchmark("Scaling: plain baseline, a singleton 100,000x on each of 2 threads", configuration: scaling) {
+        _,
+        container in
+        resolvePlainSingletons(container, threads: 2)
+    } setup: {
+        makeWarmPlainContainer()
     }
 
     Benchmark("Scaling: resolve the same singleton 100,000x on each of 2 threads", configuration: scaling) {
