@@ -15,7 +15,29 @@ let package = Package(
     targets: [
         benchmarkTarget("TraitBenchmarks"),
         benchmarkTarget("InjectBenchmarks"),
-        benchmarkTarget("ContainerBenchmarks", also: [.product(name: "Swinject", package: "Swinject")]),
+        benchmarkTarget(
+            "ContainerBenchmarks",
+            also: [.product(name: "Swinject", package: "Swinject"), "LibrarySubject", "DictionarySnapshotSubject"]
+        ),
+
+        // The technique split (README.md): the library with one technique swapped for its plain
+        // baseline, and the same rows' code (`Subjects/Shared/Subject.swift`) on each build.
+        .target(
+            name: "LibrarySubject",
+            dependencies: [.product(name: "TraitInjection", package: "TraitInjection")],
+            path: "Subjects/Library"
+        ),
+        variant(
+            "TraitInjectionDictionarySnapshot",
+            path: "DictionarySnapshot",
+            replacing: "Internal/Container/RegistrySnapshot.swift"
+        ),
+        .target(
+            name: "DictionarySnapshotSubject",
+            dependencies: ["TraitInjectionDictionarySnapshot"],
+            path: "Subjects/DictionarySnapshot",
+            swiftSettings: [.define("VARIANT_DICTIONARY_SNAPSHOT")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
@@ -31,6 +53,21 @@ func benchmarkTarget(_ name: String, also dependencies: [Target.Dependency] = []
         path: "Benchmarks/\(name)",
         plugins: [
             .plugin(name: "BenchmarkPlugin", package: "benchmark")
+        ]
+    )
+}
+
+/// The library's sources (through the symlink `Variants/<path>/Library`) as a module of its own,
+/// with the file `replaced` swapped for the baseline beside the symlink.
+func variant(_ name: String, path: String, replacing replaced: String) -> Target {
+    .target(
+        name: name,
+        path: "Variants/\(path)",
+        exclude: ["Library/TraitInjection.docc", "Library/Internal/README.md", "Library/\(replaced)"],
+        swiftSettings: [
+            .enableUpcomingFeature("ExistentialAny"),
+            .enableUpcomingFeature("InternalImportsByDefault"),
+            .enableUpcomingFeature("MemberImportVisibility"),
         ]
     )
 }

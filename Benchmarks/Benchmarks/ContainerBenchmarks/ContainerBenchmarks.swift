@@ -1,5 +1,7 @@
 import Benchmark
+import DictionarySnapshotSubject
 import Dispatch
+import LibrarySubject
 import Swinject
 import Synchronization
 import TraitInjection
@@ -393,14 +395,7 @@ let benchmarks: @Sendable () -> Void = {
 
     // Depth: a chain of 50 transient services, each resolving the next by name. Per resolution of
     // the chain's head (50 resolves).
-    let depth = Benchmark.Configuration(
-        metrics: [.wallClock, .mallocCountTotal],
-        timeUnits: .nanoseconds,
-        warmupIterations: 10,
-        scalingFactor: .one,
-        maxDuration: .seconds(2),
-        maxIterations: 100_000
-    )
+    let depth = depthConfiguration
 
     Benchmark("Resolve a chain of 50: TraitInjection", configuration: depth) { _, container in
         blackHole(must { try container.resolve(Link.self, name: linkName(0)) })
@@ -419,6 +414,11 @@ let benchmarks: @Sendable () -> Void = {
     } setup: {
         makeChainPlainContainer()
     }
+
+    // The technique split: the same rows on the library as shipped and on builds of it with one
+    // technique swapped for its plain baseline (Benchmarks/README.md).
+    splitRows("TraitInjection") { LibrarySubject.Subject() }
+    splitRows("baseline Dictionary snapshot") { DictionarySnapshotSubject.Subject() }
 
     // Throughput: the same resolutions per thread, on one thread and on two at once. With perfect
     // scaling the two-thread iteration takes as long as the one-thread one.
@@ -475,4 +475,52 @@ let benchmarks: @Sendable () -> Void = {
     } setup: {
         [SingletonService(), OtherSingletonService()] as [any AnyObject & Sendable]
     }
+}
+
+/// What each build in the technique split offers: `Subjects/Shared/Subject.swift`.
+protocol SplitSubject: Sendable {
+    func transient() -> AnyObject
+    func singleton() -> AnyObject
+    func graph() -> AnyObject
+    func chain() -> AnyObject
+}
+
+extension LibrarySubject.Subject: SplitSubject {}
+extension DictionarySnapshotSubject.Subject: SplitSubject {}
+
+/// The split's rows for one build: transient, cached singleton and 4-object graph per resolve, and
+/// a chain of 50 per resolve of its head.
+func splitRows<Subject: SplitSubject>(_ label: String, _ make: @escaping @Sendable () -> Subject) {
+    Benchmark("Split transient: \(label)") { benchmark, subject in
+        for _ in benchmark.scaledIterations { blackHole(subject.transient()) }
+    } setup: {
+        make()
+    }
+    Benchmark("Split singleton: \(label)") { benchmark, subject in
+        for _ in benchmark.scaledIterations { blackHole(subject.singleton()) }
+    } setup: {
+        make()
+    }
+    Benchmark("Split 4-object graph: \(label)") { benchmark, subject in
+        for _ in benchmark.scaledIterations { blackHole(subject.graph()) }
+    } setup: {
+        make()
+    }
+    Benchmark("Split chain of 50: \(label)", configuration: depthConfiguration) { _, subject in
+        blackHole(subject.chain())
+    } setup: {
+        make()
+    }
+}
+
+/// One resolve of a chain's head per iteration.
+var depthConfiguration: Benchmark.Configuration {
+    Benchmark.Configuration(
+        metrics: [.wallClock, .mallocCountTotal],
+        timeUnits: .nanoseconds,
+        warmupIterations: 10,
+        scalingFactor: .one,
+        maxDuration: .seconds(2),
+        maxIterations: 100_000
+    )
 }

@@ -44,14 +44,13 @@ struct PrimitiveTests {
         #expect(locked.withLock { $0 } == 200_000)
     }
 
-    @Test("ResolutionPath: frames push and pop in order, grow past the first block, and are found")
+    @Test("ResolutionPath: frames push and pop in order, and are found")
     func resolutionPath() {
         let container = Container()
         let registrations: [any AnyRegistration] = (0..<40).map { number in
             container.register(Int.self, name: "\(number)") { _ in number }
         }
         var path = ResolutionPath()
-        defer { path.deallocate() }
         #expect(path.isEmpty)
         for registration in registrations { path.push(registration) }
         #expect(path.count == 40)
