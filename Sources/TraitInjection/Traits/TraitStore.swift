@@ -62,7 +62,7 @@ enum TraitStore {
             let result = candidate
             return (result, entries.store(&candidate, under: key).added)
         }
-        if added { didAdd(1) }
+        if added { adjustCount(by: 1) }
         // On a lost race, `candidate` (our unused default) is released here, outside the lock.
         withExtendedLifetime(candidate) {}
         return result
@@ -95,7 +95,7 @@ enum TraitStore {
     ) {
         var incoming = value
         let (added, released) = slot(for: identifier).withLock { $0.store(&incoming, under: key) }
-        if added { didAdd(1) }
+        if added { adjustCount(by: 1) }
         // The replaced value (in `incoming` or `released`) is released here, outside the lock.
         withExtendedLifetime(incoming) {}
         withExtendedLifetime(released) {}
@@ -120,7 +120,7 @@ enum TraitStore {
     static func removeValue(under key: TraitSlotKey, forShared identifier: InjectableIdentifier) {
         guard let slot = identifier.storedSlot else { return }
         let released = slot.withLock { $0.remove(key) }
-        if released != nil { didAdd(-1) }
+        if released != nil { adjustCount(by: -1) }
         // The removed value is released here, outside the lock.
         withExtendedLifetime(released) {}
     }
@@ -143,7 +143,7 @@ enum TraitStore {
         let fresh = InjectableIdentifier()
         let (slot, token) = fresh.installSlot(TraitSlot.make(entries))
         if let token { register(slot, serial: fresh.serial, lifetime: token) }
-        didAdd(entries.count)
+        adjustCount(by: entries.count)
         return fresh
     }
 
@@ -168,12 +168,12 @@ enum TraitStore {
     /// the identifier lets go of the slot, right after, with no lock held.
     static func unregister(serial: UInt64, slot: TraitSlot) {
         let removed = registry.withLock { $0.removeValue(forKey: TraitIdentifier(probing: serial)) }
-        didAdd(-slot.withLock { $0.count })
+        adjustCount(by: -slot.withLock { $0.count })
         withExtendedLifetime(removed) {}
     }
 
     @usableFromInline
-    static func didAdd(_ values: Int) {
+    static func adjustCount(by values: Int) {
         storedCount.add(values, ordering: .relaxed)
     }
 
