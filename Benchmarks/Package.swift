@@ -17,7 +17,10 @@ let package = Package(
         benchmarkTarget("InjectBenchmarks"),
         benchmarkTarget(
             "ContainerBenchmarks",
-            also: [.product(name: "Swinject", package: "Swinject"), "LibrarySubject", "DictionarySnapshotSubject"]
+            also: [
+                .product(name: "Swinject", package: "Swinject"), "LibrarySubject", "DictionarySnapshotSubject",
+                "UncheckedExclusivitySubject",
+            ]
         ),
 
         // The technique split (README.md): the library with one technique swapped for its plain
@@ -37,6 +40,19 @@ let package = Package(
             dependencies: ["TraitInjectionDictionarySnapshot"],
             path: "Subjects/DictionarySnapshot",
             swiftSettings: [.define("VARIANT_DICTIONARY_SNAPSHOT")]
+        ),
+        // The library as shipped, with exclusivity checks off everywhere (the most that
+        // `@exclusivity(unchecked)` on the resolution context's properties could save).
+        variant(
+            "TraitInjectionUncheckedExclusivity",
+            path: "UncheckedExclusivity",
+            flags: ["-enforce-exclusivity=unchecked"]
+        ),
+        .target(
+            name: "UncheckedExclusivitySubject",
+            dependencies: ["TraitInjectionUncheckedExclusivity"],
+            path: "Subjects/UncheckedExclusivity",
+            swiftSettings: [.define("VARIANT_UNCHECKED_EXCLUSIVITY")]
         ),
     ],
     swiftLanguageModes: [.v6]
@@ -58,16 +74,18 @@ func benchmarkTarget(_ name: String, also dependencies: [Target.Dependency] = []
 }
 
 /// The library's sources (through the symlink `Variants/<path>/Library`) as a module of its own,
-/// with the file `replaced` swapped for the baseline beside the symlink.
-func variant(_ name: String, path: String, replacing replaced: String) -> Target {
+/// with the file `replaced` (if any) swapped for the baseline beside the symlink, and compiled with
+/// `flags`.
+func variant(_ name: String, path: String, replacing replaced: String? = nil, flags: [String] = []) -> Target {
     .target(
         name: name,
         path: "Variants/\(path)",
-        exclude: ["Library/TraitInjection.docc", "Library/Internal/README.md", "Library/\(replaced)"],
+        exclude: ["Library/TraitInjection.docc", "Library/Internal/README.md"]
+            + (replaced.map { ["Library/\($0)"] } ?? []),
         swiftSettings: [
             .enableUpcomingFeature("ExistentialAny"),
             .enableUpcomingFeature("InternalImportsByDefault"),
             .enableUpcomingFeature("MemberImportVisibility"),
-        ]
+        ] + (flags.isEmpty ? [] : [.unsafeFlags(flags)])
     )
 }

@@ -5,6 +5,7 @@ import LibrarySubject
 import Swinject
 import Synchronization
 import TraitInjection
+import UncheckedExclusivitySubject
 
 // Container resolution, side by side with Swinject 2.10.0 and with the code a container replaces
 // (a locked dictionary of singletons, a graph built by hand), in one run. Each measured
@@ -419,6 +420,7 @@ let benchmarks: @Sendable () -> Void = {
     // technique swapped for its plain baseline (Benchmarks/README.md).
     splitRows("TraitInjection") { LibrarySubject.Subject() }
     splitRows("baseline Dictionary snapshot") { DictionarySnapshotSubject.Subject() }
+    splitRows("exclusivity unchecked") { UncheckedExclusivitySubject.Subject() }
 
     // Throughput: the same resolutions per thread, on one thread and on two at once. With perfect
     // scaling the two-thread iteration takes as long as the one-thread one.
@@ -487,6 +489,7 @@ protocol SplitSubject: Sendable {
 
 extension LibrarySubject.Subject: SplitSubject {}
 extension DictionarySnapshotSubject.Subject: SplitSubject {}
+extension UncheckedExclusivitySubject.Subject: SplitSubject {}
 
 /// The split's rows for one build: transient, cached singleton and 4-object graph per resolve, and
 /// a chain of 50 per resolve of its head.

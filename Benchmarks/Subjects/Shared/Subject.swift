@@ -4,6 +4,8 @@
 
 #if VARIANT_DICTIONARY_SNAPSHOT
     import TraitInjectionDictionarySnapshot
+#elseif VARIANT_UNCHECKED_EXCLUSIVITY
+    import TraitInjectionUncheckedExclusivity
 #else
     import TraitInjection
 #endif
