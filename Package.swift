@@ -19,7 +19,8 @@ let package = Package(
         .executable(name: "Example", targets: ["Example"]),
     ],
     targets: [
-        .target(name: "TraitInjection"),
+        // `Internal/README.md` is the maintainer's map of the unsafe machinery.
+        .target(name: "TraitInjection", exclude: ["Internal/README.md"]),
 
         // Swift Testing traits that isolate each test's shared container and injector defaults.
         .target(name: "TraitInjectionTesting", dependencies: ["TraitInjection"]),

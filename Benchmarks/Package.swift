@@ -19,7 +19,7 @@ let package = Package(
             "ContainerBenchmarks",
             also: [
                 .product(name: "Swinject", package: "Swinject"), "LibrarySubject", "DictionarySnapshotSubject",
-                "UncheckedExclusivitySubject",
+                "MutexCellSubject", "LockedRegistrySubject", "NewContextSubject", "UncheckedExclusivitySubject",
             ]
         ),
 
@@ -30,31 +30,14 @@ let package = Package(
             dependencies: [.product(name: "TraitInjection", package: "TraitInjection")],
             path: "Subjects/Library"
         ),
-        variant(
-            "TraitInjectionDictionarySnapshot",
-            path: "DictionarySnapshot",
-            replacing: "Internal/Container/RegistrySnapshot.swift"
-        ),
-        .target(
-            name: "DictionarySnapshotSubject",
-            dependencies: ["TraitInjectionDictionarySnapshot"],
-            path: "Subjects/DictionarySnapshot",
-            swiftSettings: [.define("VARIANT_DICTIONARY_SNAPSHOT")]
-        ),
+    ]
+        + variant("DictionarySnapshot", replacing: "Internal/Container/RegistrySnapshot.swift")
+        + variant("MutexCell", replacing: "Internal/Container/InstanceCell.swift")
+        + variant("LockedRegistry", replacing: "Internal/Container/Container+Registry.swift")
+        + variant("NewContext", replacing: "Internal/Container/ResolutionContext+Threads.swift")
         // The library as shipped, with exclusivity checks off everywhere (the most that
         // `@exclusivity(unchecked)` on the resolution context's properties could save).
-        variant(
-            "TraitInjectionUncheckedExclusivity",
-            path: "UncheckedExclusivity",
-            flags: ["-enforce-exclusivity=unchecked"]
-        ),
-        .target(
-            name: "UncheckedExclusivitySubject",
-            dependencies: ["TraitInjectionUncheckedExclusivity"],
-            path: "Subjects/UncheckedExclusivity",
-            swiftSettings: [.define("VARIANT_UNCHECKED_EXCLUSIVITY")]
-        ),
-    ],
+        + variant("UncheckedExclusivity", flags: ["-enforce-exclusivity=unchecked"]),
     swiftLanguageModes: [.v6]
 )
 
@@ -73,19 +56,28 @@ func benchmarkTarget(_ name: String, also dependencies: [Target.Dependency] = []
     )
 }
 
-/// The library's sources (through the symlink `Variants/<path>/Library`) as a module of its own,
-/// with the file `replaced` (if any) swapped for the baseline beside the symlink, and compiled with
-/// `flags`.
-func variant(_ name: String, path: String, replacing replaced: String? = nil, flags: [String] = []) -> Target {
-    .target(
-        name: name,
-        path: "Variants/\(path)",
-        exclude: ["Library/TraitInjection.docc", "Library/Internal/README.md"]
-            + (replaced.map { ["Library/\($0)"] } ?? []),
-        swiftSettings: [
-            .enableUpcomingFeature("ExistentialAny"),
-            .enableUpcomingFeature("InternalImportsByDefault"),
-            .enableUpcomingFeature("MemberImportVisibility"),
-        ] + (flags.isEmpty ? [] : [.unsafeFlags(flags)])
-    )
+/// The library's sources (through the symlink `Variants/<name>/Library`) as the module
+/// `TraitInjection<name>`, with the file `replaced` (if any) swapped for the baseline beside the
+/// symlink and compiled with `flags`; and `<name>Subject`, the split's rows on it, which imports
+/// it under `VARIANT_<name>`.
+func variant(_ name: String, replacing replaced: String? = nil, flags: [String] = []) -> [Target] {
+    [
+        .target(
+            name: "TraitInjection\(name)",
+            path: "Variants/\(name)",
+            exclude: ["Library/TraitInjection.docc", "Library/Internal/README.md"]
+                + (replaced.map { ["Library/\($0)"] } ?? []),
+            swiftSettings: [
+                .enableUpcomingFeature("ExistentialAny"),
+                .enableUpcomingFeature("InternalImportsByDefault"),
+                .enableUpcomingFeature("MemberImportVisibility"),
+            ] + (flags.isEmpty ? [] : [.unsafeFlags(flags)])
+        ),
+        .target(
+            name: "\(name)Subject",
+            dependencies: [.target(name: "TraitInjection\(name)")],
+            path: "Subjects/\(name)",
+            swiftSettings: [.define("VARIANT_\(name)")]
+        ),
+    ]
 }

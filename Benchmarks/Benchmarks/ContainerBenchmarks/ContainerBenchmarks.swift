@@ -2,6 +2,9 @@ import Benchmark
 import DictionarySnapshotSubject
 import Dispatch
 import LibrarySubject
+import LockedRegistrySubject
+import MutexCellSubject
+import NewContextSubject
 import Swinject
 import Synchronization
 import TraitInjection
@@ -420,6 +423,9 @@ let benchmarks: @Sendable () -> Void = {
     // technique swapped for its plain baseline (Benchmarks/README.md).
     splitRows("TraitInjection") { LibrarySubject.Subject() }
     splitRows("baseline Dictionary snapshot") { DictionarySnapshotSubject.Subject() }
+    splitRows("baseline singleton read under a lock") { MutexCellSubject.Subject() }
+    splitRows("baseline registry read under a lock") { LockedRegistrySubject.Subject() }
+    splitRows("baseline new context per resolve") { NewContextSubject.Subject() }
     splitRows("exclusivity unchecked") { UncheckedExclusivitySubject.Subject() }
 
     // Throughput: the same resolutions per thread, on one thread and on two at once. With perfect
@@ -489,6 +495,9 @@ protocol SplitSubject: Sendable {
 
 extension LibrarySubject.Subject: SplitSubject {}
 extension DictionarySnapshotSubject.Subject: SplitSubject {}
+extension MutexCellSubject.Subject: SplitSubject {}
+extension LockedRegistrySubject.Subject: SplitSubject {}
+extension NewContextSubject.Subject: SplitSubject {}
 extension UncheckedExclusivitySubject.Subject: SplitSubject {}
 
 /// The split's rows for one build: transient, cached singleton and 4-object graph per resolve, and
@@ -511,6 +520,22 @@ func splitRows<Subject: SplitSubject>(_ label: String, _ make: @escaping @Sendab
     }
     Benchmark("Split chain of 50: \(label)", configuration: depthConfiguration) { _, subject in
         blackHole(subject.chain())
+    } setup: {
+        make()
+    }
+    // Two threads on one container: 100,000 resolves on each per iteration.
+    let scaling = Benchmark.Configuration(metrics: [.wallClock], timeUnits: .microseconds, scalingFactor: .one)
+    Benchmark("Split 2 threads, same singleton: \(label)", configuration: scaling) { _, subject in
+        DispatchQueue.concurrentPerform(iterations: 2) { _ in
+            for _ in 0..<scalingOperations { blackHole(subject.singleton()) }
+        }
+    } setup: {
+        make()
+    }
+    Benchmark("Split 2 threads, transient: \(label)", configuration: scaling) { _, subject in
+        DispatchQueue.concurrentPerform(iterations: 2) { _ in
+            for _ in 0..<scalingOperations { blackHole(subject.transient()) }
+        }
     } setup: {
         make()
     }

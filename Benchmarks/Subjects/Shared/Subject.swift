@@ -2,9 +2,15 @@
 // `Subjects/<name>/Subject.swift` links here, and each subject target imports its own build of
 // the library (see `Package.swift`), so every variant runs exactly the same code.
 
-#if VARIANT_DICTIONARY_SNAPSHOT
+#if VARIANT_DictionarySnapshot
     import TraitInjectionDictionarySnapshot
-#elseif VARIANT_UNCHECKED_EXCLUSIVITY
+#elseif VARIANT_MutexCell
+    import TraitInjectionMutexCell
+#elseif VARIANT_LockedRegistry
+    import TraitInjectionLockedRegistry
+#elseif VARIANT_NewContext
+    import TraitInjectionNewContext
+#elseif VARIANT_UncheckedExclusivity
     import TraitInjectionUncheckedExclusivity
 #else
     import TraitInjection

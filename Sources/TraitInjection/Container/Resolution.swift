@@ -15,25 +15,27 @@
 /// lasts. A resolution kept and used later, or from another thread, resolves nothing: it throws
 /// ``ResolutionError/Kind-swift.enum/resolverExpired``. To resolve later, keep the container.
 public struct Resolution: Resolver {
-    /// The state of the top-level resolve, not retained: contexts are never freed, so a kept
-    /// resolution can always check whether it is still current.
+    /// The state of the top-level resolve. (Contexts are never freed, so a kept resolution can
+    /// always check whether it is still current.)
     @usableFromInline
-    let context: Unmanaged<ResolutionContext>
+    let context: ResolutionContext
     /// The activation of `context` this resolution belongs to.
     @usableFromInline
     let activation: UInt64
     /// Where lookups start: the container the top-level `resolve` was called on, or the container
-    /// that owns the `.container` or `.weak` registration whose factory received this. Not
-    /// retained: only read while `context` is in this activation, when the caller of the
-    /// top-level `resolve` holds it.
+    /// that owns the `.container` or `.weak` registration whose factory received this.
+    ///
+    /// Not retained, so that a resolution kept by an instance does not keep its container alive
+    /// (the container keeps the instance). Only read while `context` is in this activation, when
+    /// the caller of the top-level `resolve` holds the container.
     @usableFromInline
-    let container: Unmanaged<Container>
+    unowned(unsafe) let container: Container
 
     @usableFromInline
     init(context: ResolutionContext, activation: UInt64, container: Unmanaged<Container>) {
-        self.context = Unmanaged.passUnretained(context)
+        self.context = context
         self.activation = activation
-        self.container = container
+        self.container = container.takeUnretainedValue()
     }
 
     /// Resolves `service` registered under `name` with runtime `arguments`, as part of this
@@ -47,14 +49,10 @@ public struct Resolution: Resolver {
         name: String?,
         arguments: repeat each Argument
     ) throws(ResolutionError) -> Service {
-        try context.withBorrowed { context throws(ResolutionError) in
-            guard context.isCurrent(activation) else {
-                throw ResolutionError.expired(Service.self, name: name, arguments: (repeat each Argument).self)
-            }
-            return try container.withBorrowed { container throws(ResolutionError) in
-                try context.resolve(service, name: name, from: container, arguments: repeat each arguments)
-            }
+        guard context.isCurrent(activation) else {
+            throw ResolutionError.expired(Service.self, name: name, arguments: (repeat each Argument).self)
         }
+        return try context.resolve(service, name: name, from: container, arguments: repeat each arguments)
     }
 
     /// Resolves the unnamed registration of `service`, passing `arguments` to its factory.
