@@ -195,15 +195,13 @@ final class ResolutionContext {
         if registration.takesArguments { pushArguments(argumentKey) }
         let instance: Service
         do {
-            // The registration keeps its factory: it is called without retaining it.
-            instance = try Unmanaged.passUnretained(registration.factory)._withUnsafeGuaranteedRef { box in
-                let factory = unsafeDowncast(box, to: FactoryBox<Service, repeat each Argument>.self)
-                // Near the end of this thread's stack, the factory runs on a larger one.
-                let handle = resolution(from: lookup)
-                guard !isStackLow else {
-                    return try callOnLargerStack(registration) { try factory(handle, repeat each arguments) }
-                }
-                return try factory(handle, repeat each arguments)
+            let factory = unsafeDowncast(registration.factory, to: FactoryBox<Service, repeat each Argument>.self)
+            // Near the end of this thread's stack, the factory runs on a larger one.
+            let handle = resolution(from: lookup)
+            if isStackLow {
+                instance = try callOnLargerStack(registration) { try factory(handle, repeat each arguments) }
+            } else {
+                instance = try factory(handle, repeat each arguments)
             }
         } catch {
             let wrapped = wrap(error)
