@@ -152,63 +152,6 @@ public final class Container: Sendable, Resolver {
         }
     }
 
-    /// One try at a top-level resolve.
-    @inlinable
-    func resolveOnce<Service, each Argument>(
-        _ service: Service.Type,
-        name: String?,
-        arguments: repeat each Argument
-    ) throws(ResolutionError) -> Service {
-        try withTopLevelResolution { context throws(ResolutionError) in
-            try context.resolve(service, name: name, from: self, arguments: repeat each arguments)
-        }
-    }
-
-    /// Runs `body` as a top-level resolve: in this thread's context (or a nested one), which
-    /// finishes the resolve when `body` returns (completions, then publication of the kept
-    /// instances it created) or undoes it when anything throws.
-    @inlinable
-    func withTopLevelResolution<Result>(
-        isDryRun: Bool = false,
-        _ body: (ResolutionContext) throws(ResolutionError) -> Result
-    ) throws(ResolutionError) -> Result {
-        // Not retained: contexts are never freed.
-        try ResolutionContext.acquire(threadContexts).withBorrowed { context throws(ResolutionError) in
-            defer { ResolutionContext.release(context) }
-            do throws(ResolutionError) {
-                if isDryRun { context.isDryRun = true }
-                let result = try body(context)
-                if context.hasDeferredWork { try context.complete() }
-                return result
-            } catch {
-                context.fail()
-                throw error
-            }
-        }
-    }
-
-    /// Runs a top-level resolve again that ended in a deadlock only because two threads took the
-    /// same singletons in opposite orders: the claims it gave up let the other thread go on, so a
-    /// new try succeeds. A resolve nested in another on this thread cannot give up the outer
-    /// one's claims, so it reports the deadlock at once.
-    @usableFromInline
-    func retryAfterDeadlock<Result>(
-        _ error: ResolutionError,
-        _ resolve: () throws(ResolutionError) -> Result
-    ) throws(ResolutionError) -> Result {
-        var last = error
-        for _ in 0..<3 where !ResolutionContext.isResolving(threadContexts) {
-            // This resolve holds nothing now: let the other thread finish what it was creating.
-            last.contested?.wait()
-            do {
-                return try resolve()
-            } catch  where error.isRetryable {
-                last = error
-            }
-        }
-        throw last
-    }
-
     /// Resolves every registration of `service` that takes no arguments, here and in the parent
     /// chain (a name registered here hides the parent's), unnamed first, then by name.
     public func resolveAll<Service>(_ service: Service.Type = Service.self) throws(ResolutionError) -> [Service] {
@@ -253,21 +196,7 @@ public final class Container: Sendable, Resolver {
         }
     }
 
-    // MARK: Lookup
-
-    /// The registration for `key`, here or in the parent chain, as an unretained reference: the
-    /// snapshot it was found in keeps it alive as long as the container.
-    @inlinable @inline(__always)
-    func registration(for key: ServiceKey) -> Unmanaged<AnyObject>? {
-        if let local = localRegistration(for: key) { return local }
-        return parentRegistration(for: key)
-    }
-
-    /// The registration for `key` in the parent chain.
-    @usableFromInline
-    func parentRegistration(for key: ServiceKey) -> Unmanaged<AnyObject>? {
-        parent?.registration(for: key)
-    }
+    // MARK: Describing registrations
 
     /// Descriptions of the registrations of one service type, here and in the parent chain.
     func registrations(of service: ObjectIdentifier) -> [String] {

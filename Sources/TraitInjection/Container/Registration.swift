@@ -33,7 +33,7 @@ public final class Registration<Service>: Sendable {
     /// Not retained (a container keeps its registrations); only read while a resolve that found
     /// this registration through the container, or one of its children, is running.
     @usableFromInline
-    let owner: Unmanaged<Container>
+    unowned(unsafe) let owner: Container
     /// Whether the factory takes runtime arguments.
     @usableFromInline
     let takesArguments: Bool
@@ -77,7 +77,7 @@ public final class Registration<Service>: Sendable {
     ) {
         self.description = description
         self.location = location
-        self.owner = Unmanaged.passUnretained(owner)
+        self.owner = owner
         self.autoInjects = autoInjects
         self.factory = factory
         takesArguments = !description.arguments.isEmpty

@@ -32,10 +32,10 @@ public struct Resolution: Resolver {
     unowned(unsafe) let container: Container
 
     @usableFromInline
-    init(context: ResolutionContext, activation: UInt64, container: Unmanaged<Container>) {
+    init(context: ResolutionContext, activation: UInt64, container: Container) {
         self.context = context
         self.activation = activation
-        self.container = container.takeUnretainedValue()
+        self.container = container
     }
 
     /// Resolves `service` registered under `name` with runtime `arguments`, as part of this

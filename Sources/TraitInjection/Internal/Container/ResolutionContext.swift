@@ -95,12 +95,6 @@ final class ResolutionContext {
     /// The resolver handed to factories and completions that look up from `container`.
     @inlinable @inline(__always)
     func resolution(from container: Container) -> Resolution {
-        Resolution(context: self, activation: activation, container: Unmanaged.passUnretained(container))
-    }
-
-    /// The resolver handed to a factory that looks up from `container`.
-    @inlinable @inline(__always)
-    func resolution(from container: Unmanaged<Container>) -> Resolution {
         Resolution(context: self, activation: activation, container: container)
     }
 
@@ -175,7 +169,7 @@ final class ResolutionContext {
         }
 
         // Not retained: the caller of the top-level resolve, or the child it was called on, holds it.
-        var lookup = Unmanaged.passUnretained(container)
+        unowned(unsafe) var lookup = container
         var claimedEpoch: UInt64?
         if scope.keepsInstance, !isDryRun {
             switch try claim(registration) {
@@ -223,12 +217,12 @@ final class ResolutionContext {
         if registration.autoInjects,
             let injection = registration.autoInjection.injection(into: instance, of: registration)
         {
-            enqueue(injection, for: instance, of: registration, from: lookup.takeUnretainedValue())
+            enqueue(injection, for: instance, of: registration, from: lookup)
             completes = true
         }
         if registration.hasCompletion {
             for completion in registration.completions {
-                enqueue(completion, for: instance, of: registration, from: lookup.takeUnretainedValue())
+                enqueue(completion, for: instance, of: registration, from: lookup)
             }
             completes = true
         }

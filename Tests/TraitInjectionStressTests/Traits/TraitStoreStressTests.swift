@@ -8,9 +8,9 @@ final class SharedKennel: Injected, @unchecked Sendable {
     var injectableIdentifier = InjectableIdentifier()
 }
 
-extension TraitTests {
-    @Suite("Concurrency stress")
-    struct TraitStressTests {
+extension TraitStoreStress {
+    @Suite("Trait store: concurrency stress")
+    struct TraitStoreStressTests {
         static let tasks = 8
         static let operations = 2_000
 
