@@ -7,18 +7,6 @@
 // replaced during a resolve may be freed under it here.
 
 extension Container {
-    // As in the library: the local lookup, then the parent chain.
-    @inlinable @inline(__always)
-    func registration(for key: ServiceKey) -> Unmanaged<AnyObject>? {
-        if let local = localRegistration(for: key) { return local }
-        return parentRegistration(for: key)
-    }
-
-    @usableFromInline
-    func parentRegistration(for key: ServiceKey) -> Unmanaged<AnyObject>? {
-        parent?.registration(for: key)
-    }
-
     /// The registration for `key` in this container, read under the registry's lock.
     @usableFromInline
     func localRegistration(for key: ServiceKey) -> Unmanaged<AnyObject>? {

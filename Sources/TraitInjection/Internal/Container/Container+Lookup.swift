@@ -1,0 +1,16 @@
+extension Container {
+    /// The registration for `key`, here or in the parent chain, as an unretained reference: the
+    /// snapshot it was found in keeps it alive as long as the container. Call only from an active
+    /// context.
+    @inlinable @inline(__always)
+    func registration(for key: ServiceKey) -> Unmanaged<AnyObject>? {
+        if let local = localRegistration(for: key) { return local }
+        return parentRegistration(for: key)
+    }
+
+    /// The registration for `key` in the parent chain.
+    @usableFromInline
+    func parentRegistration(for key: ServiceKey) -> Unmanaged<AnyObject>? {
+        parent?.registration(for: key)
+    }
+}
