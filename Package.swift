@@ -64,7 +64,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TraitInjectionTestingTests",
-            dependencies: ["TraitInjection", "TraitInjectionTesting"]
+            dependencies: ["TraitInjection", "TraitInjectionTesting", "TestFixtures"]
         ),
         .testTarget(
             name: "TraitGeneratorTests",
@@ -74,7 +74,7 @@ let package = Package(
         // Compiles and runs code generated from Support/Fixtures.traits by the plugin.
         .testTarget(
             name: "GeneratedTraitTests",
-            dependencies: ["TraitInjection"],
+            dependencies: ["TraitInjection", "TestFixtures"],
             plugins: ["TraitGenPlugin"]
         ),
     ],

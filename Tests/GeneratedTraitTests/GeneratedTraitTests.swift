@@ -1,3 +1,4 @@
+import TestFixtures
 import Testing
 import TraitInjection
 
@@ -17,7 +18,7 @@ final class Kennel: ToyInjected {
     var injectableIdentifier = InjectableIdentifier()
 }
 
-@Suite("Code generated from a .traits file")
+@Suite("Code generated from a .traits file", .traitStoreExclusive)
 struct GeneratedTraitTests {
     @Test("Generated properties start at their injector's default and keep what is set")
     func defaultsAndWrites() {

@@ -1,9 +1,11 @@
+import TestFixtures
 import Testing
 import TraitInjection
 import TraitInjectionTesting
 
-/// Not serialized: each test overrides the same injector default its own way, in parallel.
-@Suite("Per-test injector defaults")
+/// Not serialized: each test overrides the same injector default its own way, in parallel. The
+/// suite as a whole does not run beside other suites that count the traits it creates.
+@Suite("Per-test injector defaults", .traitStoreExclusive)
 struct InjectorDefaultIsolationTests {
     @Test(
         "64 parallel tests each set the same injector default and see only their own",

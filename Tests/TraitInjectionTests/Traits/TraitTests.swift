@@ -2,6 +2,6 @@ import TestFixtures
 import Testing
 
 /// Every trait suite is nested here: the trait store is global and some tests assert on its exact
-/// count, so trait tests run one after another.
-@Suite(.serialized)
+/// count, so trait tests run one after another, and never beside another suite that creates traits.
+@Suite(.serialized, .traitStoreExclusive)
 enum TraitTests {}
