@@ -95,6 +95,54 @@ struct LineScanner {
     }
 }
 
+extension LineScanner {
+    /// `line` without its trailing comment: a `#` outside string literals that starts the line or
+    /// follows whitespace, and is followed by whitespace or the end of the line. A `#` inside a
+    /// string (`"#1"`, `#"raw # text"#`) or starting a Swift expression (`#file`, `#"raw"#`) is
+    /// kept.
+    static func removingComment(from line: [Character]) -> [Character] {
+        var position = 0
+        while position < line.count {
+            let character = line[position]
+            if character == "\"" {
+                position = Self.endOfString(in: line, from: position + 1, hashes: 0)
+                continue
+            }
+            if character == "#" {
+                var hashes = 0
+                while position + hashes < line.count, line[position + hashes] == "#" { hashes += 1 }
+                if position + hashes < line.count, line[position + hashes] == "\"" {
+                    position = Self.endOfString(in: line, from: position + hashes + 1, hashes: hashes)
+                    continue
+                }
+                let followsSpace = position == 0 || line[position - 1].isWhitespace
+                let endsWord = position + 1 == line.count || line[position + 1].isWhitespace
+                if followsSpace && endsWord { return Array(line[..<position]) }
+            }
+            position += 1
+        }
+        return line
+    }
+
+    /// The position just past the string literal whose contents start at `start`, closed by `"`
+    /// and `hashes` `#` signs (a raw string's); the end of the line if it is not closed there.
+    private static func endOfString(in line: [Character], from start: Int, hashes: Int) -> Int {
+        var position = start
+        while position < line.count {
+            if hashes == 0, line[position] == "\\" {
+                position += 2
+                continue
+            }
+            if line[position] == "\"" {
+                let closing = position + 1 + hashes
+                if closing <= line.count, line[(position + 1)..<closing].allSatisfy({ $0 == "#" }) { return closing }
+            }
+            position += 1
+        }
+        return line.count
+    }
+}
+
 extension Character {
     var isIdentifierCharacter: Bool { isLetter || isNumber || self == "_" }
 }

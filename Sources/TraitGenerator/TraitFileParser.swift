@@ -32,7 +32,7 @@ public struct TraitFileParser: Sendable {
 
         for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let number = index + 1
-            let line = Array(rawLine.trimmingTrailingWhitespace())
+            let line = Array(String(LineScanner.removingComment(from: Array(rawLine))).trimmingTrailingWhitespace())
             guard let start = line.firstIndex(where: { !$0.isWhitespace }), line[start] != "#" else { continue }
             let scanner = LineScanner(characters: line, position: start)
 

@@ -14,7 +14,7 @@ struct ParserTests {
             # A comment
             import Foundation
 
-            public readonly trait catchphrase: [String: Int] = ["a": 1] # not a comment: part of the default
+            public readonly trait catchphrase: [String: Int] = ["a": 1] # options: public, readonly
                 default comical = "'Tis = a scratch!"
             trait pet: Pet = Pet(name: "Rover", species: "Dog")
             """
@@ -25,7 +25,7 @@ struct ParserTests {
                 TraitDeclaration(
                     name: "catchphrase",
                     type: "[String: Int]",
-                    defaultExpression: "[\"a\": 1] # not a comment: part of the default",
+                    defaultExpression: "[\"a\": 1]",
                     access: .public,
                     isReadOnly: true,
                     namedDefaults: [.init(name: "comical", expression: "\"'Tis = a scratch!\"")],
@@ -39,6 +39,29 @@ struct ParserTests {
                 ),
             ]
         )
+    }
+
+    @Test("Trailing comments on every kind of line; a '#' in a string or starting an expression is kept")
+    func trailingComments() throws {
+        let file = try parse(
+            """
+            import Foundation  # for Date
+            trait tag: String = "#1 # not a comment"   # the tag
+                default other = #"raw # text"#  # a raw string
+                default third = "a \\"quoted\\" # still a string" #
+            trait origin: String = #file # where it was declared
+            trait count: Int = 1 #not a comment: no space after '#', left for the compiler
+            """
+        )
+        #expect(file.imports == ["Foundation"])
+        #expect(
+            file.traits.map(\.defaultExpression) == [
+                "\"#1 # not a comment\"", "#file", "1 #not a comment: no space after '#', left for the compiler",
+            ])
+        #expect(
+            file.traits[0].namedDefaults.map(\.expression) == [
+                "#\"raw # text\"#", "\"a \\\"quoted\\\" # still a string\"",
+            ])
     }
 
     /// Each bad input, the diagnostic it must produce.
