@@ -30,7 +30,9 @@ public struct TraitFileParser: Sendable {
             diagnostics.append(TraitDiagnostic(path: path, line: line, column: column, message: message))
         }
 
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // LF, CRLF or CR line ends; a UTF-8 byte-order mark is not part of the first line.
+        let body = text.hasPrefix("\u{FEFF}") ? text.dropFirst() : Substring(text)
+        for (index, rawLine) in body.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let number = index + 1
             let line = Array(String(LineScanner.removingComment(from: Array(rawLine))).trimmingTrailingWhitespace())
             guard let start = line.firstIndex(where: { !$0.isWhitespace }), line[start] != "#" else { continue }

@@ -20,6 +20,47 @@ public enum TraitGenerator {
         try generate(TraitFileParser(path: path).parse(source), path: path)
     }
 
+    /// The text of a `.traits` file from its bytes, or a diagnostic at the first byte sequence
+    /// that is not UTF-8.
+    ///
+    /// - Throws: ``TraitDiagnostics`` with the line and column (in characters) of the bad bytes.
+    public static func decode(_ bytes: [UInt8], path: String) throws(TraitDiagnostics) -> String {
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        var line = 1
+        var lineStart = 0
+        var offset = 0
+        var previous: UInt8 = 0
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let scalar):
+                offset += scalar.count
+                let byte = scalar.count == 1 ? scalar.first! : 0
+                // A line ends at LF, CR or CRLF (counted once).
+                if byte == UInt8(ascii: "\r") || (byte == UInt8(ascii: "\n") && previous != UInt8(ascii: "\r")) {
+                    line += 1
+                }
+                if byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\n") { lineStart = offset }
+                previous = byte
+            case .emptyInput:
+                return String(decoding: bytes, as: UTF8.self)
+            case .error(let length):
+                let column = String(decoding: bytes[lineStart..<offset], as: UTF8.self).count + 1
+                let shown = bytes[offset..<min(offset + length, bytes.count)].map {
+                    "0x" + String($0, radix: 16, uppercase: true)
+                }
+                throw TraitDiagnostics([
+                    TraitDiagnostic(
+                        path: path,
+                        line: line,
+                        column: column,
+                        message: "the file is not valid UTF-8 here (\(shown.joined(separator: " "))); save it as UTF-8"
+                    )
+                ])
+            }
+        }
+    }
+
     /// Renders the Swift code for an already parsed file.
     public static func generate(_ file: TraitFile, path: String) -> String {
         let exportsAPI = file.traits.contains { $0.access != .internal }

@@ -55,14 +55,10 @@ while !arguments.isEmpty {
 guard let input else { fail("missing the input .traits file; see --help") }
 guard let output else { fail("missing --output <path>; see --help") }
 
-let source: String
-do {
-    source = try String(contentsOfFile: input, encoding: .utf8)
-} catch {
-    fail("cannot read '\(input)': \(error.localizedDescription)")
-}
+guard let bytes = FileManager.default.contents(atPath: input) else { fail("cannot read '\(input)'") }
 
 do {
+    let source = try TraitGenerator.decode(Array(bytes), path: input)
     let generated = try TraitGenerator.generate(from: source, path: input)
     // Rewrite only when the text changes, so that builds depending on the output stay incremental.
     if (try? String(contentsOfFile: output, encoding: .utf8)) != generated {
