@@ -25,6 +25,8 @@ public struct TraitFileParser: Sendable {
         var file = TraitFile(traits: [])
         var diagnostics: [TraitDiagnostic] = []
         var firstLines: [String: Int] = [:]
+        /// The trait that first produced each generated name stem (`Pet` for `pet`), and its line.
+        var generatedNames: [String: (String, Int)] = [:]
 
         func report(_ line: Int, _ column: Int, _ message: String) {
             diagnostics.append(TraitDiagnostic(path: path, line: line, column: column, message: message))
@@ -53,7 +55,16 @@ public struct TraitFileParser: Sendable {
                     "duplicate trait '\(trait.name)'; it is already declared on line \(first)")
                 continue
             }
+            let generated = trait.name.uppercasingFirstLetter
+            if let (other, first) = generatedNames[generated] {
+                report(
+                    number, scanner.column(of: trait.name) ?? 1,
+                    "trait '\(trait.name)' generates the same names as trait '\(other)' on line \(first) "
+                        + "(\(generated)Injector, \(generated)Trait, \(generated)Injected); rename one")
+                continue
+            }
             firstLines[trait.name] = number
+            generatedNames[generated] = (trait.name, number)
             file.traits.append(trait)
         }
         if file.traits.isEmpty && diagnostics.isEmpty {
@@ -61,6 +72,21 @@ public struct TraitFileParser: Sendable {
         }
         guard diagnostics.isEmpty else { throw TraitDiagnostics(diagnostics) }
         return file
+    }
+
+    /// Why `name`, a valid identifier, cannot name a trait: it would make the generated Swift
+    /// invalid or unreadable. `nil` if it can.
+    static func generatedNameProblem(_ name: String) -> String? {
+        if name.hasPrefix("_") {
+            let plain = String(name.drop { $0 == "_" })
+            let suggestion = plain.isEmpty || !plain.isSwiftIdentifier ? "pet" : plain
+            return "'\(name)' starts with '_', which the generated names (default\(name), \(name)Injector) "
+                + "would carry into the middle of an identifier; name it '\(suggestion)'"
+        }
+        if reservedMemberNames.contains(name) {
+            return "'\(name)' cannot name a property or a static member in Swift; choose another name"
+        }
+        return nil
     }
 
     private func parseImport(
@@ -122,6 +148,10 @@ public struct TraitFileParser: Sendable {
                 "'\(name)' is not a valid Swift identifier; a trait name is a property name, such as 'pet'")
             return nil
         }
+        if let problem = Self.generatedNameProblem(name) {
+            report(line, nameColumn, problem)
+            return nil
+        }
         let typeColumn = scanner.column
         let type = scanner.readToTopLevelEquals().trimmingWhitespace()
         guard !type.isEmpty else {
@@ -181,6 +211,20 @@ public struct TraitFileParser: Sendable {
             report(line, nameColumn, "duplicate default '\(name)' for trait '\(trait.name)'")
             return
         }
+        let stem = name.uppercasingFirstLetter
+        if let other = trait.namedDefaults.first(where: { $0.name.uppercasingFirstLetter == stem }) {
+            report(
+                line, nameColumn,
+                "default '\(name)' generates the same names as default '\(other.name)' "
+                    + "(default\(stem)\(trait.name.uppercasingFirstLetter)); rename one")
+            return
+        }
         file.traits[traitIndex].namedDefaults.append(.init(name: name, expression: expression))
     }
 }
+
+/// Identifiers that are not keywords everywhere but cannot name a member (`x.Type` is a metatype,
+/// `x.self` the value itself) or make the generated declarations fail to parse.
+private let reservedMemberNames: Set<String> = [
+    "Type", "Protocol", "self", "Self", "precedencegroup", "await", "init", "deinit", "subscript",
+]

@@ -110,6 +110,30 @@ struct ParserTests {
             "pet: Pet = Pet()",
             "Pets.traits:1:1: error: expected 'trait', 'import', an indented 'default' or a '#' comment"
         ),
+        (
+            "trait Type: Int = 0",
+            "Pets.traits:1:7: error: 'Type' cannot name a property or a static member in Swift; choose another name"
+        ),
+        (
+            "trait self: Int = 0",
+            "Pets.traits:1:7: error: 'self' is not a valid Swift identifier; a trait name is a property name, such as 'pet'"
+        ),
+        (
+            "trait precedencegroup: Int = 0",
+            "Pets.traits:1:7: error: 'precedencegroup' cannot name a property or a static member in Swift; choose another name"
+        ),
+        (
+            "trait _pet: Pet = Pet()",
+            "Pets.traits:1:7: error: '_pet' starts with '_', which the generated names (default_pet, _petInjector) would carry into the middle of an identifier; name it 'pet'"
+        ),
+        (
+            "trait pet: Pet = Pet()\ntrait Pet: Pet = Pet()",
+            "Pets.traits:2:7: error: trait 'Pet' generates the same names as trait 'pet' on line 1 (PetInjector, PetTrait, PetInjected); rename one"
+        ),
+        (
+            "trait mood: String = \"a\"\n    default calm = \"b\"\n    default Calm = \"c\"",
+            "Pets.traits:3:13: error: default 'Calm' generates the same names as default 'calm' (defaultCalmMood); rename one"
+        ),
     ]
 
     @Test("Bad input gets a compiler-style diagnostic naming what is wrong and what was expected", arguments: badInputs)
