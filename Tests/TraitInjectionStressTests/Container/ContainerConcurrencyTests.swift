@@ -189,6 +189,45 @@ struct ContainerReentrancyTests {
         #expect(try container.resolve(String.self, name: "from deinit") == "registered")
     }
 
+    /// Keeps the resolver its factory received, and resolves with it in its `deinit`.
+    final class ResolvesInDeinit {
+        let resolver: Resolution
+        let log: Counter
+
+        init(_ resolver: Resolution, log: Counter) {
+            self.resolver = resolver
+            self.log = log
+        }
+
+        deinit {
+            // Still the failing resolve's activation: the resolve runs, and queues a completion.
+            if (try? resolver.resolve(Parent.self)) != nil { log.increment() }
+        }
+    }
+
+    @Test("A failed resolve drops its queued completions; an instance they held may resolve in its deinit")
+    func failedResolveDropsCompletions() throws {
+        struct Failure: Error {}
+        let container = Container()
+        let log = Counter()
+        let completions = Counter()
+        container.register(Parent.self) { _ in Parent() }.initCompleted { _, _ in completions.increment() }
+        container.register(ResolvesInDeinit.self) { r in ResolvesInDeinit(r, log: log) }
+            .inScope(.transient)
+            .initCompleted { _, _ in completions.increment() }
+        container.register(String.self) { r in
+            _ = try r.resolve(ResolvesInDeinit.self)  // Only its queued completion holds it now.
+            throw Failure()
+        }
+        #expect(throws: ResolutionError.self) { try container.resolve(String.self) }
+        // The dropped completion took the instance with it; its deinit resolved a Parent, whose
+        // completion was queued in a resolve that had failed, so it never ran.
+        #expect(log.count == 1)
+        #expect(completions.count == 0)
+        #expect(try container.resolve(Parent.self).child == nil)
+        #expect(completions.count == 1)
+    }
+
     @Test("A factory may resolve other services, including singletons")
     func factoryResolves() throws {
         let container = Container()

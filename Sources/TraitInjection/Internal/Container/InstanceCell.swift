@@ -25,9 +25,10 @@ public import Synchronization
 ///
 /// A strongly kept instance is also published in a ``Kept`` box behind an atomic address, which
 /// a resolve reads without the lock. Each such read is counted in `readers` while it runs; a
-/// reset clears the address, then waits (under the lock, which new readers then queue on) until
-/// no read is in flight before it lets the box go, so that no read can retain an instance the
-/// reset has already released. Threads count their reads on cache lines of their own, so threads
+/// reset clears the address, then waits (holding the lock, so no new box is published meanwhile;
+/// a read that starts now loads the cleared address and claims the cell instead) until no read
+/// is in flight before it lets the box go, so that no read can retain an instance the reset has
+/// already released. Threads count their reads on cache lines of their own, so threads
 /// reading the same singleton contend only on its reference count.
 @usableFromInline
 final class InstanceCell<Service>: Sendable {

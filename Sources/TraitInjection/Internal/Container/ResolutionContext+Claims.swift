@@ -72,8 +72,12 @@ extension ResolutionContext {
         root.claims.replaceSubrange(start..., with: kept)
         for claimed in abandoned { claimed.abandon() }
         // Dropped after the claims are settled: a completion may hold the last reference to an
-        // instance whose `deinit` resolves, and what that resolve claims is kept.
-        pending.removeAll()
+        // instance whose `deinit` resolves, and what that resolve claims is kept. Taken out of
+        // `pending` first: that resolve, through a resolver of this activation, may queue
+        // completions of its own, which must not land in an array being emptied.
+        let dropped = pending
+        pending = []
+        withExtendedLifetime(dropped) {}
         // The instances go with `abandoned`, here, with no lock held.
         withExtendedLifetime(abandoned) {}
     }

@@ -278,7 +278,8 @@ final class ResolutionContext {
 /// A queued `initCompleted` closure or auto-injection, with its instance.
 @usableFromInline
 struct PendingCompletion {
-    /// Not retained: the registry keeps registrations as long as the container.
+    /// Not retained: the snapshot the resolve found it in keeps it until the activation ends, and
+    /// completions run or are dropped before then.
     @usableFromInline unowned(unsafe) let registration: any AnyRegistration
     /// Where the completion's resolves look up, not retained: the resolve's caller keeps it.
     @usableFromInline unowned(unsafe) let container: Container

@@ -2,9 +2,10 @@ extension Unmanaged {
     /// Runs `body` with the referenced object, neither retained nor released, and keeps the
     /// `ResolutionError` type of what it throws.
     ///
-    /// A resolve reaches registrations and resolutions that something else keeps alive (the
-    /// published snapshot, the thread's slot); borrowing them this way spares every resolve the
-    /// atomic reference-count updates a strong reference would cost.
+    /// A resolve reaches registrations and resolution contexts that something else keeps alive
+    /// (the snapshot it found the registration in, until its activation ends; the reference every
+    /// context keeps to itself, as contexts are never freed); borrowing them this way spares every
+    /// resolve the atomic reference-count updates a strong reference would cost.
     @inlinable @inline(__always)
     func withBorrowed<Result>(_ body: (Instance) throws(ResolutionError) -> Result) throws(ResolutionError) -> Result {
         do {
