@@ -22,7 +22,7 @@ struct Pet: Sendable {
     let species: String
 }
 
-enum PetInjector {
+struct PetInjector {
     static let pet = InjectorDefault(Pet(name: "Rover", species: "Dog"))
     static var defaultPet: Pet {
         get { pet.value }
@@ -43,7 +43,7 @@ extension PetInjected {
     }
 }
 
-enum CatchphraseInjector {
+struct CatchphraseInjector {
     static let comical = InjectorDefault("'Tis but a scratch!")
     static let serious = InjectorDefault("I think, therefore I am")
 }

@@ -21,7 +21,7 @@ let traitTemplate = """
     ///
     /// Override one for a task and its child tasks, as a test does, with
     /// `{{Name}}Injector.{{name}}.withValue(value) { … }`.
-    {{access}}enum {{Name}}Injector {
+    {{access}}struct {{Name}}Injector {
         /// The storage of `default{{Name}}`.
         {{access}}static let {{name}} = InjectorDefault<{{type}}>({{default}})
     {{#namedDefaults}}

@@ -3,7 +3,8 @@ import Testing
 import TraitGenerator
 
 /// Generated output for representative declarations, against committed golden files (which CI's
-/// `swift format lint --strict` checks too). Set `TRAITGEN_RECORD=1` to rewrite them.
+/// `swift format lint --strict` checks too). Set `TRAITGEN_RECORD=1` to rewrite those that
+/// changed: the run that rewrites one fails, so a recording is never mistaken for a pass.
 @Suite("Generated output")
 struct GoldenTests {
     static let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -17,10 +18,13 @@ struct GoldenTests {
             from: String(contentsOf: input, encoding: .utf8),
             path: "\(name).traits"
         )
-        if ProcessInfo.processInfo.environment["TRAITGEN_RECORD"] != nil {
+        let expected = try? String(contentsOf: expectedURL, encoding: .utf8)
+        if ProcessInfo.processInfo.environment["TRAITGEN_RECORD"] != nil, generated != expected {
             try generated.write(to: expectedURL, atomically: true, encoding: .utf8)
+            // A recording run never passes: review the new file, then run again without the flag.
+            Issue.record("Re-recorded Support/Golden/\(name).swift; review the diff and run without TRAITGEN_RECORD")
+            return
         }
-        let expected = try String(contentsOf: expectedURL, encoding: .utf8)
         #expect(generated == expected)
     }
 
@@ -48,11 +52,11 @@ struct GoldenTests {
             path: "I.traits"
         )
         #expect(generated.contains("public import TraitInjection\npublic import Foundation\n"))
-        #expect(generated.contains("public enum IdInjector {"))
+        #expect(generated.contains("public struct IdInjector {"))
         #expect(generated.contains("public protocol IdInjected: Injected {"))
         #expect(generated.contains("    public var id: UUID {"))
         let internalOnly = try TraitGenerator.generate(from: "trait id: Int = 0", path: "I.traits")
         #expect(internalOnly.contains("\nimport TraitInjection\n"))
-        #expect(internalOnly.contains("\nenum IdInjector {"))
+        #expect(internalOnly.contains("\nstruct IdInjector {"))
     }
 }

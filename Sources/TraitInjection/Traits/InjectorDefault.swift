@@ -4,7 +4,7 @@
 /// An injector keeps one per default and exposes it as a static property:
 ///
 /// ```swift
-/// enum PetInjector {
+/// struct PetInjector {
 ///     static let pet = InjectorDefault(Pet(name: "Rover", species: "Dog"))
 ///
 ///     static var defaultPet: Pet {
@@ -42,7 +42,7 @@ public final class InjectorDefault<Value: Sendable>: Sendable {
     /// Creates a default resolved from ``Container/shared`` each time it is read, until it is set.
     ///
     /// ```swift
-    /// enum VetInjector {
+    /// struct VetInjector {
     ///     static let vet = InjectorDefault<Vet>(.resolved())
     /// }
     /// Container.shared.register(Vet.self) { _ in Vet(name: "Dr. Herriot") }

@@ -13,7 +13,7 @@ package struct Pet: Equatable, Sendable {
     }
 }
 
-package enum TestPetInjector {
+package struct TestPetInjector {
     package static let pet = InjectorDefault(Pet.rover)
 }
 

@@ -11,7 +11,7 @@ struct Greeter: Sendable {
 }
 
 /// An injector default that parallel tests override, each its own way.
-enum SalutationInjector {
+struct SalutationInjector {
     static let salutation = InjectorDefault("Hello")
 }
 

@@ -8,7 +8,7 @@ import TraitInjection
 ///
 /// Override one for a task and its child tasks, as a test does, with
 /// `PetInjector.pet.withValue(value) { … }`.
-enum PetInjector {
+struct PetInjector {
     /// The storage of `defaultPet`.
     static let pet = InjectorDefault<Pet>(Pet(name: "Rover", species: "Dog"))
 
@@ -68,7 +68,7 @@ extension PetInjected where Self: AnyObject {
 ///
 /// Override one for a task and its child tasks, as a test does, with
 /// `CatchphraseInjector.catchphrase.withValue(value) { … }`.
-enum CatchphraseInjector {
+struct CatchphraseInjector {
     /// The storage of `defaultCatchphrase`.
     static let catchphrase = InjectorDefault<String>("...")
 

@@ -8,7 +8,7 @@ public import TraitInjection
 ///
 /// Override one for a task and its child tasks, as a test does, with
 /// `ToyInjector.toy.withValue(value) { … }`.
-enum ToyInjector {
+struct ToyInjector {
     /// The storage of `defaultToy`.
     static let toy = InjectorDefault<String>("ball")
 
@@ -68,7 +68,7 @@ extension ToyInjected where Self: AnyObject {
 ///
 /// Override one for a task and its child tasks, as a test does, with
 /// `BadgeInjector.badge.withValue(value) { … }`.
-public enum BadgeInjector {
+public struct BadgeInjector {
     /// The storage of `defaultBadge`.
     public static let badge = InjectorDefault<Int>(7)
 
@@ -128,7 +128,7 @@ extension BadgeInjected where Self: AnyObject {
 ///
 /// Override one for a task and its child tasks, as a test does, with
 /// `SerialInjector.serial.withValue(value) { … }`.
-enum SerialInjector {
+struct SerialInjector {
     /// The storage of `defaultSerial`.
     static let serial = InjectorDefault<Int>(42)
 
@@ -177,7 +177,7 @@ extension SerialInjected {
 ///
 /// Override one for a task and its child tasks, as a test does, with
 /// `MoodInjector.mood.withValue(value) { … }`.
-enum MoodInjector {
+struct MoodInjector {
     /// The storage of `defaultMood`.
     static let mood = InjectorDefault<String>("calm")
 
@@ -255,7 +255,7 @@ extension MoodInjected where Self: AnyObject {
 ///
 /// Override one for a task and its child tasks, as a test does, with
 /// `FavouritesInjector.favourites.withValue(value) { … }`.
-enum FavouritesInjector {
+struct FavouritesInjector {
     /// The storage of `defaultFavourites`.
     static let favourites = InjectorDefault<[String]>([])
 
