@@ -16,7 +16,6 @@ let package = Package(
         .library(name: "TraitInjectionTesting", targets: ["TraitInjectionTesting"]),
         .executable(name: "traitgen", targets: ["traitgen"]),
         .plugin(name: "TraitGenPlugin", targets: ["TraitGenPlugin"]),
-        .executable(name: "Example", targets: ["Example"]),
     ],
     targets: [
         // `Internal/README.md` is the maintainer's map of the unsafe machinery.

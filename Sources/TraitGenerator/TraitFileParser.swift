@@ -12,16 +12,16 @@
 /// ```
 ///
 /// Every problem is reported, each with its line and column, as ``TraitDiagnostics``.
-public struct TraitFileParser: Sendable {
+package struct TraitFileParser: Sendable {
     /// The path used in diagnostics.
-    public var path: String
+    package var path: String
 
-    public init(path: String) {
+    package init(path: String) {
         self.path = path
     }
 
     /// Parses `text`, or throws every problem found in it.
-    public func parse(_ text: String) throws(TraitDiagnostics) -> TraitFile {
+    package func parse(_ text: String) throws(TraitDiagnostics) -> TraitFile {
         var file = TraitFile(traits: [])
         var diagnostics: [TraitDiagnostic] = []
         var firstLines: [String: Int] = [:]

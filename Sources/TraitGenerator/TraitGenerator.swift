@@ -7,7 +7,7 @@
 ///     path: "Pets.traits"
 /// )
 /// ```
-public enum TraitGenerator {
+package enum TraitGenerator {
     private static let renderer = TemplateRenderer(traitTemplate)
 
     /// Parses `source` and renders the Swift code for its traits.
@@ -16,7 +16,7 @@ public enum TraitGenerator {
     ///   - source: The contents of a `.traits` file.
     ///   - path: The file's path, used in diagnostics and in the generated header.
     /// - Throws: ``TraitDiagnostics`` listing every problem in the file.
-    public static func generate(from source: String, path: String) throws(TraitDiagnostics) -> String {
+    package static func generate(from source: String, path: String) throws(TraitDiagnostics) -> String {
         try generate(TraitFileParser(path: path).parse(source), path: path)
     }
 
@@ -24,7 +24,7 @@ public enum TraitGenerator {
     /// that is not UTF-8.
     ///
     /// - Throws: ``TraitDiagnostics`` with the line and column (in characters) of the bad bytes.
-    public static func decode(_ bytes: [UInt8], path: String) throws(TraitDiagnostics) -> String {
+    package static func decode(_ bytes: [UInt8], path: String) throws(TraitDiagnostics) -> String {
         var parser = Unicode.UTF8.ForwardParser()
         var iterator = bytes.makeIterator()
         var line = 1
@@ -62,7 +62,7 @@ public enum TraitGenerator {
     }
 
     /// Renders the Swift code for an already parsed file.
-    public static func generate(_ file: TraitFile, path: String) -> String {
+    package static func generate(_ file: TraitFile, path: String) -> String {
         let exportsAPI = file.traits.contains { $0.access != .internal }
         let context: [String: TemplateValue] = [
             "source": .text(path.split(separator: "/").last.map(String.init) ?? path),
