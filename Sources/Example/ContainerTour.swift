@@ -1,6 +1,6 @@
 import TraitInjection
 
-// Seed 004's services.
+// The services of the container tour.
 
 protocol Animal: AnyObject, Sendable {
     var name: String { get }
@@ -30,7 +30,7 @@ final class PetOwner: Owner {
     }
 }
 
-// Seed 004's circular parent and child.
+// A parent and a child that need each other.
 
 final class Parent: @unchecked Sendable {
     let child: Child
@@ -41,10 +41,10 @@ final class Child: @unchecked Sendable {
     weak var parent: Parent?
 }
 
-/// The container half of the tour: seed 004's registrations, a circular dependency completed by
+/// The container half of the tour: the registrations of animals and owners, a circular dependency completed by
 /// `initCompleted`, and the error an initializer/initializer cycle produces.
 func runContainerTour() throws {
-    print("== Container: seed 004's animals and owners ==")
+    print("== Container: animals and owners ==")
     let container = Container()
     container.register((any Animal).self) { _ in Cat(name: "Mimi") }
     container.register((any Animal).self, name: "dog") { _ in Dog(name: "Hachi") }

@@ -1,6 +1,6 @@
 import TraitInjection
 
-// Seed 003's restaurant list, injected with @Inject.
+// A restaurant list, injected with @Inject.
 
 final class RestaurantLister: Sendable {
     func restaurants() -> [String] { ["Noma", "Geranium", "Alchemist"] }
@@ -12,7 +12,7 @@ final class RestaurantListViewController {
     func reload() -> [String] { restaurantLister.restaurants() }
 }
 
-// Seed 002's client and server: a strong @Inject one way, a weak @WeakInject back.
+// A client and a server: a strong @Inject one way, a weak @WeakInject back.
 
 protocol Server: AnyObject {
     var client: (any Client)? { get }
@@ -38,12 +38,12 @@ struct Vet: Sendable {
 /// The property-wrapper half of the tour: `@Inject` from `Container.shared`, auto-injection of a
 /// cycle, and a trait default resolved from the container.
 func runInjectTour() throws {
-    print("== @Inject: seed 003's restaurant list ==")
+    print("== @Inject: a restaurant list ==")
     Container.shared.register(RestaurantLister.self) { _ in RestaurantLister() }
     let viewController = RestaurantListViewController()
     print("The list shows", viewController.reload().joined(separator: ", "))  // Noma, Geranium, Alchemist
 
-    print("== Auto-injection: seed 002's client and server ==")
+    print("== Auto-injection: a client and a server ==")
     let container = Container()
     container.register((any Client).self) { _ in ClientImp() }
     container.register((any Server).self) { _ in ServerImp() }

@@ -5,7 +5,7 @@ enum PersonalityType {
     case serious
 }
 
-/// The seed article's person: a pet and a catchphrase injected, the catchphrase chosen by
+/// A person: a pet and a catchphrase injected, the catchphrase chosen by
 /// personality; and a vet, whose default comes from the container.
 struct Person: PetInjected, CatchphraseInjected, VetInjected {
     var injectableIdentifier = InjectableIdentifier()

@@ -1,6 +1,6 @@
-// `swift run Example`: the seed article's Person/Pet/Catchphrase script.
+// `swift run Example`: a tour of traits (a person, a pet, a catchphrase), then of the container.
 
-print("== Traits: the seed's Person/Pet script ==")
+print("== Traits: a person, a pet and a catchphrase ==")
 
 var joe = Person(name: "Joe", personality: .comical)
 print(joe.pet)  // Pet(name: "Rover", species: "Dog")

@@ -3,7 +3,7 @@ extension Container {
     /// task's, if an operation runs under ``withShared(_:operation:)``, otherwise one process-wide
     /// container.
     ///
-    /// Register the app's services in it at start-up, as seed 003 does:
+    /// Register the app's services in it at start-up:
     ///
     /// ```swift
     /// Container.shared.register(RestaurantLister.self) { _ in RestaurantLister() }

@@ -188,7 +188,7 @@ public final class Container: Sendable, Resolver {
     }
 
     /// Drops the kept instances of registrations whose strategy is ``ReinitializeStrategy/reCreate``
-    /// and keeps those marked ``ReinitializeStrategy/reUse`` (seed 001's re-initialisation).
+    /// and keeps those marked ``ReinitializeStrategy/reUse``.
     public func reinitialize() {
         for (_, registration) in registry.withLock(\.table.entries) where registration.reinitializeStrategy == .reCreate
         {

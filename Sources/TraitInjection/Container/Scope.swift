@@ -63,8 +63,8 @@ enum ScopeKind: UInt8, Sendable, CustomStringConvertible {
     }
 }
 
-/// What ``Container/reinitialize()`` does with a registration's cached instance (seed 001's
-/// `reCreate` and `reUse`).
+/// What ``Container/reinitialize()`` does with a registration's cached instance: create it again
+/// on the next resolve (`reCreate`) or keep it (`reUse`).
 public enum ReinitializeStrategy: Sendable, Hashable {
     /// Drop the cached instance; the next resolve creates a new one. The default.
     case reCreate

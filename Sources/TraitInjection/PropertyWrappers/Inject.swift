@@ -1,7 +1,7 @@
 /// A property whose value is resolved from a container: from ``Container/shared`` on first
 /// access, or by the container that creates the instance holding it.
 ///
-/// Declare the dependency, register it once, and use it (seed 003):
+/// Declare the dependency, register it once, and use it:
 ///
 /// ```swift
 /// final class RestaurantListViewController {

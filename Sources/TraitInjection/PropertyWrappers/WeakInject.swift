@@ -2,7 +2,7 @@
 /// ``Container/shared`` on first access, or by the container that creates the instance holding
 /// it.
 ///
-/// Use it for the back reference of a cycle, as seed 002's server does for its client:
+/// Use it for the back reference of a cycle, as a server does for the client that holds it:
 ///
 /// ```swift
 /// final class ClientImp: Client {

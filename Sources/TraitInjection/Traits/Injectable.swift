@@ -1,4 +1,4 @@
-/// The seed article's string-named trait API: read and write a trait by name for an instance.
+/// The string-named trait API: read and write a trait by name for an instance.
 ///
 /// A trait protocol's extension uses it to add a stored, per-instance property:
 ///

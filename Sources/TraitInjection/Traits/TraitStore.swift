@@ -180,8 +180,8 @@ enum TraitStore {
     // MARK: Pruning and diagnostics
 
     /// Drops every registered slot whose identifier is gone. Normally there is none, since
-    /// identifiers remove their own slot when they die; this is the full sweep the seed ran on
-    /// every access, kept for callers that want it. It costs O(live instances).
+    /// identifiers remove their own slot when they die; this is the full sweep the original design
+    /// ran on every access, kept for callers that want it. It costs O(live instances).
     static func pruneDeadSlots() {
         let dead = registry.withLock { registry -> [TraitSlot] in
             let deadKeys = registry.keys.filter(\.isDead)
