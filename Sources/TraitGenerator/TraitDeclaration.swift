@@ -10,10 +10,13 @@ package struct TraitDeclaration: Equatable, Sendable {
     package struct NamedDefault: Equatable, Sendable {
         package var name: String
         package var expression: String
+        /// The 1-based line of the `default` line, for the compiler's diagnostics.
+        package var line: Int
 
-        package init(name: String, expression: String) {
+        package init(name: String, expression: String, line: Int = 1) {
             self.name = name
             self.expression = expression
+            self.line = line
         }
     }
 

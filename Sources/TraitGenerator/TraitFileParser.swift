@@ -219,7 +219,7 @@ package struct TraitFileParser: Sendable {
                     + "(default\(stem)\(trait.name.uppercasingFirstLetter)); rename one")
             return
         }
-        file.traits[traitIndex].namedDefaults.append(.init(name: name, expression: expression))
+        file.traits[traitIndex].namedDefaults.append(.init(name: name, expression: expression, line: line))
     }
 }
 

@@ -68,13 +68,14 @@ package enum TraitGenerator {
             "source": .text(path.split(separator: "/").last.map(String.init) ?? path),
             "importKeyword": .text(exportsAPI ? "public import" : "import"),
             "imports": .list(file.imports.map { ["module": .text($0)] }),
-            "traits": .list(file.traits.map(context(for:))),
+            "traits": .list(file.traits.map { Self.context(for: $0, path: path) }),
         ]
         return renderer.render(context)
     }
 
-    private static func context(for trait: TraitDeclaration) -> [String: TemplateValue] {
+    private static func context(for trait: TraitDeclaration, path: String) -> [String: TemplateValue] {
         [
+            "location": .text(sourceLocation(path, trait.line)),
             "name": .text(trait.name),
             "Name": .text(trait.name.uppercasingFirstLetter),
             "type": .text(trait.type),
@@ -87,11 +88,23 @@ package enum TraitGenerator {
                         "variant": .text($0.name),
                         "Variant": .text($0.name.uppercasingFirstLetter),
                         "expression": .text($0.expression),
+                        "defaultLocation": .text(sourceLocation(path, $0.line)),
                     ]
                 }
             ),
         ]
     }
+}
+
+/// A directive that makes the compiler report the next line as `line` of `path`.
+private func sourceLocation(_ path: String, _ line: Int) -> String {
+    var literal = ""
+    for character in path {
+        if character == "\\" || character == "\"" { literal.append("\\") }
+        literal.append(character)
+    }
+    // Spelled as `swift format` spells it, so that generated code passes its lint.
+    return "#sourceLocation(file:\"\(literal)\",line:\(line))"
 }
 
 extension String {

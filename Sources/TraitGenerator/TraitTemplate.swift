@@ -2,6 +2,11 @@
 /// repeats its body for each item of a list, or keeps it if a flag is set; `{{^key}}…{{/key}}`
 /// keeps its body if the flag is not set. A line holding only a section tag leaves no line behind.
 ///
+/// The trait's type is written once, as the injector's `Value`, and it and each default
+/// expression sit between `#sourceLocation` directives naming their `.traits` line: the compiler
+/// reports a mistake in them (`trait count: Int = "x"`) on that line of the `.traits` file, not in
+/// generated code.
+///
 /// Per trait it produces the injector (thread-safe, settable, task-locally overridable defaults),
 /// the typed key, the `XInjected` protocol with its per-instance default customisation point, and
 /// the property: `mutating set` for structs (copy-on-write), `nonmutating set` for classes (so a
@@ -22,23 +27,32 @@ let traitTemplate = """
     /// Override one for a task and its child tasks, as a test does, with
     /// `{{Name}}Injector.{{name}}.withValue(value) { … }`.
     {{access}}struct {{Name}}Injector {
+        /// The trait's value type.
+        {{location}}
+        {{access}}typealias Value = {{type}}
+        #sourceLocation()
+
         /// The storage of `default{{Name}}`.
-        {{access}}static let {{name}} = InjectorDefault<{{type}}>({{default}})
+        {{location}}
+        {{access}}static let {{name}} = InjectorDefault<Value>({{default}})
+        #sourceLocation()
     {{#namedDefaults}}
 
         /// The storage of `default{{Variant}}{{Name}}`.
-        {{access}}static let {{variant}}{{Name}} = InjectorDefault<{{type}}>({{expression}})
+        {{defaultLocation}}
+        {{access}}static let {{variant}}{{Name}} = InjectorDefault<Value>({{expression}})
+        #sourceLocation()
     {{/namedDefaults}}
 
         /// The `{{name}}` an instance starts with, unless its type chooses another.
-        {{access}}static var default{{Name}}: {{type}} {
+        {{access}}static var default{{Name}}: Value {
             get { {{name}}.value }
             set { {{name}}.value = newValue }
         }
     {{#namedDefaults}}
 
         /// The `{{variant}}` choice of `{{name}}`, for types that pick their own default.
-        {{access}}static var default{{Variant}}{{Name}}: {{type}} {
+        {{access}}static var default{{Variant}}{{Name}}: Value {
             get { {{variant}}{{Name}}.value }
             set { {{variant}}{{Name}}.value = newValue }
         }
@@ -47,7 +61,7 @@ let traitTemplate = """
 
     /// The key under which each instance's `{{name}}` is stored.
     {{access}}enum {{Name}}Trait: TraitKey {
-        {{access}}static var defaultValue: {{type}} { {{Name}}Injector.default{{Name}} }
+        {{access}}static var defaultValue: {{Name}}Injector.Value { {{Name}}Injector.default{{Name}} }
     }
 
     /// A type whose instances carry a persistent, per-instance{{#readOnly}}, read-only{{/readOnly}} `{{name}}`.
@@ -64,16 +78,16 @@ let traitTemplate = """
         ///
         /// Implement it to choose a default from the instance's own state; otherwise it is
         /// `{{Name}}Injector.default{{Name}}`.
-        var default{{Name}}: {{type}} { get }
+        var default{{Name}}: {{Name}}Injector.Value { get }
     }
 
     extension {{Name}}Injected {
         /// `{{Name}}Injector.default{{Name}}`.
-        {{access}}var default{{Name}}: {{type}} { {{Name}}Injector.default{{Name}} }
+        {{access}}var default{{Name}}: {{Name}}Injector.Value { {{Name}}Injector.default{{Name}} }
 
     {{#readOnly}}
         /// This instance's `{{name}}`: its `default{{Name}}`, stored on first read and never changed.
-        {{access}}var {{name}}: {{type}} {
+        {{access}}var {{name}}: {{Name}}Injector.Value {
             trait({{Name}}Trait.self, orDefaultTo: default{{Name}})
         }
     {{/readOnly}}
@@ -81,7 +95,7 @@ let traitTemplate = """
         /// This instance's `{{name}}`: its `default{{Name}}`, stored on first read, until set.
         ///
         /// Setting it on a struct whose copies share its traits gives this copy its own (copy-on-write).
-        {{access}}var {{name}}: {{type}} {
+        {{access}}var {{name}}: {{Name}}Injector.Value {
             get { trait({{Name}}Trait.self, orDefaultTo: default{{Name}}) }
             set { setTrait({{Name}}Trait.self, to: newValue) }
         }
@@ -91,7 +105,7 @@ let traitTemplate = """
 
     extension {{Name}}Injected where Self: AnyObject {
         /// This object's `{{name}}`, shared by all references to it and settable through a `let`.
-        {{access}}var {{name}}: {{type}} {
+        {{access}}var {{name}}: {{Name}}Injector.Value {
             get { trait({{Name}}Trait.self, orDefaultTo: default{{Name}}) }
             nonmutating set { setTrait({{Name}}Trait.self, to: newValue) }
         }

@@ -32,9 +32,27 @@ struct GoldenTests {
     func readOnlyHasNoSetter() throws {
         let generated = try TraitGenerator.generate(from: "readonly trait serial: Int = 42", path: "S.traits")
         #expect(
-            generated.contains("var serial: Int {\n        trait(SerialTrait.self, orDefaultTo: defaultSerial)\n    }"))
+            generated.contains(
+                "var serial: SerialInjector.Value {\n        trait(SerialTrait.self, orDefaultTo: defaultSerial)\n    }"
+            ))
         #expect(!generated.contains("setTrait(SerialTrait.self"))
         #expect(!generated.contains("where Self: AnyObject"))
+    }
+
+    @Test("The type and each default expression carry the .traits line they come from")
+    func sourceLocations() throws {
+        let generated = try TraitGenerator.generate(
+            from: "# pets\ntrait toy: String = \"ball\"\n    default chewed = \"rope\"",
+            path: "/app/Sources/App/T.traits"
+        )
+        let at2 = "    #sourceLocation(file:\"/app/Sources/App/T.traits\",line:2)\n"
+        let end = "\n    #sourceLocation()\n"
+        #expect(generated.contains(at2 + "    typealias Value = String" + end))
+        #expect(generated.contains(at2 + "    static let toy = InjectorDefault<Value>(\"ball\")" + end))
+        let at3 = "    #sourceLocation(file:\"/app/Sources/App/T.traits\",line:3)\n"
+        #expect(generated.contains(at3 + "    static let chewedToy = InjectorDefault<Value>(\"rope\")" + end))
+        // The type is written nowhere else.
+        #expect(generated.components(separatedBy: ": String").count == 1)
     }
 
     @Test("A settable trait gets a mutating setter and a nonmutating one for classes")
@@ -54,7 +72,8 @@ struct GoldenTests {
         #expect(generated.contains("public import TraitInjection\npublic import Foundation\n"))
         #expect(generated.contains("public struct IdInjector {"))
         #expect(generated.contains("public protocol IdInjected: Injected {"))
-        #expect(generated.contains("    public var id: UUID {"))
+        #expect(generated.contains("    public typealias Value = UUID\n"))
+        #expect(generated.contains("    public var id: IdInjector.Value {"))
         let internalOnly = try TraitGenerator.generate(from: "trait id: Int = 0", path: "I.traits")
         #expect(internalOnly.contains("\nimport TraitInjection\n"))
         #expect(internalOnly.contains("\nstruct IdInjector {"))

@@ -28,7 +28,7 @@ struct ParserTests {
                     defaultExpression: "[\"a\": 1]",
                     access: .public,
                     isReadOnly: true,
-                    namedDefaults: [.init(name: "comical", expression: "\"'Tis = a scratch!\"")],
+                    namedDefaults: [.init(name: "comical", expression: "\"'Tis = a scratch!\"", line: 5)],
                     line: 4
                 ),
                 TraitDeclaration(

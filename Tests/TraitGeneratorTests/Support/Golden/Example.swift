@@ -9,11 +9,18 @@ import TraitInjection
 /// Override one for a task and its child tasks, as a test does, with
 /// `PetInjector.pet.withValue(value) { … }`.
 struct PetInjector {
+    /// The trait's value type.
+    #sourceLocation(file:"Example.traits",line:4)
+    typealias Value = Pet
+    #sourceLocation()
+
     /// The storage of `defaultPet`.
-    static let pet = InjectorDefault<Pet>(Pet(name: "Rover", species: "Dog"))
+    #sourceLocation(file:"Example.traits",line:4)
+    static let pet = InjectorDefault<Value>(Pet(name: "Rover", species: "Dog"))
+    #sourceLocation()
 
     /// The `pet` an instance starts with, unless its type chooses another.
-    static var defaultPet: Pet {
+    static var defaultPet: Value {
         get { pet.value }
         set { pet.value = newValue }
     }
@@ -21,7 +28,7 @@ struct PetInjector {
 
 /// The key under which each instance's `pet` is stored.
 enum PetTrait: TraitKey {
-    static var defaultValue: Pet { PetInjector.defaultPet }
+    static var defaultValue: PetInjector.Value { PetInjector.defaultPet }
 }
 
 /// A type whose instances carry a persistent, per-instance `pet`.
@@ -38,17 +45,17 @@ protocol PetInjected: Injected {
     ///
     /// Implement it to choose a default from the instance's own state; otherwise it is
     /// `PetInjector.defaultPet`.
-    var defaultPet: Pet { get }
+    var defaultPet: PetInjector.Value { get }
 }
 
 extension PetInjected {
     /// `PetInjector.defaultPet`.
-    var defaultPet: Pet { PetInjector.defaultPet }
+    var defaultPet: PetInjector.Value { PetInjector.defaultPet }
 
     /// This instance's `pet`: its `defaultPet`, stored on first read, until set.
     ///
     /// Setting it on a struct whose copies share its traits gives this copy its own (copy-on-write).
-    var pet: Pet {
+    var pet: PetInjector.Value {
         get { trait(PetTrait.self, orDefaultTo: defaultPet) }
         set { setTrait(PetTrait.self, to: newValue) }
     }
@@ -56,7 +63,7 @@ extension PetInjected {
 
 extension PetInjected where Self: AnyObject {
     /// This object's `pet`, shared by all references to it and settable through a `let`.
-    var pet: Pet {
+    var pet: PetInjector.Value {
         get { trait(PetTrait.self, orDefaultTo: defaultPet) }
         nonmutating set { setTrait(PetTrait.self, to: newValue) }
     }
@@ -69,29 +76,40 @@ extension PetInjected where Self: AnyObject {
 /// Override one for a task and its child tasks, as a test does, with
 /// `CatchphraseInjector.catchphrase.withValue(value) { … }`.
 struct CatchphraseInjector {
+    /// The trait's value type.
+    #sourceLocation(file:"Example.traits",line:6)
+    typealias Value = String
+    #sourceLocation()
+
     /// The storage of `defaultCatchphrase`.
-    static let catchphrase = InjectorDefault<String>("...")
+    #sourceLocation(file:"Example.traits",line:6)
+    static let catchphrase = InjectorDefault<Value>("...")
+    #sourceLocation()
 
     /// The storage of `defaultComicalCatchphrase`.
-    static let comicalCatchphrase = InjectorDefault<String>("'Tis but a scratch!")
+    #sourceLocation(file:"Example.traits",line:7)
+    static let comicalCatchphrase = InjectorDefault<Value>("'Tis but a scratch!")
+    #sourceLocation()
 
     /// The storage of `defaultSeriousCatchphrase`.
-    static let seriousCatchphrase = InjectorDefault<String>("I think, therefore I am")
+    #sourceLocation(file:"Example.traits",line:8)
+    static let seriousCatchphrase = InjectorDefault<Value>("I think, therefore I am")
+    #sourceLocation()
 
     /// The `catchphrase` an instance starts with, unless its type chooses another.
-    static var defaultCatchphrase: String {
+    static var defaultCatchphrase: Value {
         get { catchphrase.value }
         set { catchphrase.value = newValue }
     }
 
     /// The `comical` choice of `catchphrase`, for types that pick their own default.
-    static var defaultComicalCatchphrase: String {
+    static var defaultComicalCatchphrase: Value {
         get { comicalCatchphrase.value }
         set { comicalCatchphrase.value = newValue }
     }
 
     /// The `serious` choice of `catchphrase`, for types that pick their own default.
-    static var defaultSeriousCatchphrase: String {
+    static var defaultSeriousCatchphrase: Value {
         get { seriousCatchphrase.value }
         set { seriousCatchphrase.value = newValue }
     }
@@ -99,7 +117,7 @@ struct CatchphraseInjector {
 
 /// The key under which each instance's `catchphrase` is stored.
 enum CatchphraseTrait: TraitKey {
-    static var defaultValue: String { CatchphraseInjector.defaultCatchphrase }
+    static var defaultValue: CatchphraseInjector.Value { CatchphraseInjector.defaultCatchphrase }
 }
 
 /// A type whose instances carry a persistent, per-instance `catchphrase`.
@@ -116,17 +134,17 @@ protocol CatchphraseInjected: Injected {
     ///
     /// Implement it to choose a default from the instance's own state; otherwise it is
     /// `CatchphraseInjector.defaultCatchphrase`.
-    var defaultCatchphrase: String { get }
+    var defaultCatchphrase: CatchphraseInjector.Value { get }
 }
 
 extension CatchphraseInjected {
     /// `CatchphraseInjector.defaultCatchphrase`.
-    var defaultCatchphrase: String { CatchphraseInjector.defaultCatchphrase }
+    var defaultCatchphrase: CatchphraseInjector.Value { CatchphraseInjector.defaultCatchphrase }
 
     /// This instance's `catchphrase`: its `defaultCatchphrase`, stored on first read, until set.
     ///
     /// Setting it on a struct whose copies share its traits gives this copy its own (copy-on-write).
-    var catchphrase: String {
+    var catchphrase: CatchphraseInjector.Value {
         get { trait(CatchphraseTrait.self, orDefaultTo: defaultCatchphrase) }
         set { setTrait(CatchphraseTrait.self, to: newValue) }
     }
@@ -134,7 +152,7 @@ extension CatchphraseInjected {
 
 extension CatchphraseInjected where Self: AnyObject {
     /// This object's `catchphrase`, shared by all references to it and settable through a `let`.
-    var catchphrase: String {
+    var catchphrase: CatchphraseInjector.Value {
         get { trait(CatchphraseTrait.self, orDefaultTo: defaultCatchphrase) }
         nonmutating set { setTrait(CatchphraseTrait.self, to: newValue) }
     }

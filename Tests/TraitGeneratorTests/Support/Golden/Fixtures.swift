@@ -9,11 +9,18 @@ public import TraitInjection
 /// Override one for a task and its child tasks, as a test does, with
 /// `ToyInjector.toy.withValue(value) { … }`.
 struct ToyInjector {
+    /// The trait's value type.
+    #sourceLocation(file:"Fixtures.traits",line:3)
+    typealias Value = String
+    #sourceLocation()
+
     /// The storage of `defaultToy`.
-    static let toy = InjectorDefault<String>("ball")
+    #sourceLocation(file:"Fixtures.traits",line:3)
+    static let toy = InjectorDefault<Value>("ball")
+    #sourceLocation()
 
     /// The `toy` an instance starts with, unless its type chooses another.
-    static var defaultToy: String {
+    static var defaultToy: Value {
         get { toy.value }
         set { toy.value = newValue }
     }
@@ -21,7 +28,7 @@ struct ToyInjector {
 
 /// The key under which each instance's `toy` is stored.
 enum ToyTrait: TraitKey {
-    static var defaultValue: String { ToyInjector.defaultToy }
+    static var defaultValue: ToyInjector.Value { ToyInjector.defaultToy }
 }
 
 /// A type whose instances carry a persistent, per-instance `toy`.
@@ -38,17 +45,17 @@ protocol ToyInjected: Injected {
     ///
     /// Implement it to choose a default from the instance's own state; otherwise it is
     /// `ToyInjector.defaultToy`.
-    var defaultToy: String { get }
+    var defaultToy: ToyInjector.Value { get }
 }
 
 extension ToyInjected {
     /// `ToyInjector.defaultToy`.
-    var defaultToy: String { ToyInjector.defaultToy }
+    var defaultToy: ToyInjector.Value { ToyInjector.defaultToy }
 
     /// This instance's `toy`: its `defaultToy`, stored on first read, until set.
     ///
     /// Setting it on a struct whose copies share its traits gives this copy its own (copy-on-write).
-    var toy: String {
+    var toy: ToyInjector.Value {
         get { trait(ToyTrait.self, orDefaultTo: defaultToy) }
         set { setTrait(ToyTrait.self, to: newValue) }
     }
@@ -56,7 +63,7 @@ extension ToyInjected {
 
 extension ToyInjected where Self: AnyObject {
     /// This object's `toy`, shared by all references to it and settable through a `let`.
-    var toy: String {
+    var toy: ToyInjector.Value {
         get { trait(ToyTrait.self, orDefaultTo: defaultToy) }
         nonmutating set { setTrait(ToyTrait.self, to: newValue) }
     }
@@ -69,11 +76,18 @@ extension ToyInjected where Self: AnyObject {
 /// Override one for a task and its child tasks, as a test does, with
 /// `BadgeInjector.badge.withValue(value) { … }`.
 public struct BadgeInjector {
+    /// The trait's value type.
+    #sourceLocation(file:"Fixtures.traits",line:5)
+    public typealias Value = Int
+    #sourceLocation()
+
     /// The storage of `defaultBadge`.
-    public static let badge = InjectorDefault<Int>(7)
+    #sourceLocation(file:"Fixtures.traits",line:5)
+    public static let badge = InjectorDefault<Value>(7)
+    #sourceLocation()
 
     /// The `badge` an instance starts with, unless its type chooses another.
-    public static var defaultBadge: Int {
+    public static var defaultBadge: Value {
         get { badge.value }
         set { badge.value = newValue }
     }
@@ -81,7 +95,7 @@ public struct BadgeInjector {
 
 /// The key under which each instance's `badge` is stored.
 public enum BadgeTrait: TraitKey {
-    public static var defaultValue: Int { BadgeInjector.defaultBadge }
+    public static var defaultValue: BadgeInjector.Value { BadgeInjector.defaultBadge }
 }
 
 /// A type whose instances carry a persistent, per-instance `badge`.
@@ -98,17 +112,17 @@ public protocol BadgeInjected: Injected {
     ///
     /// Implement it to choose a default from the instance's own state; otherwise it is
     /// `BadgeInjector.defaultBadge`.
-    var defaultBadge: Int { get }
+    var defaultBadge: BadgeInjector.Value { get }
 }
 
 extension BadgeInjected {
     /// `BadgeInjector.defaultBadge`.
-    public var defaultBadge: Int { BadgeInjector.defaultBadge }
+    public var defaultBadge: BadgeInjector.Value { BadgeInjector.defaultBadge }
 
     /// This instance's `badge`: its `defaultBadge`, stored on first read, until set.
     ///
     /// Setting it on a struct whose copies share its traits gives this copy its own (copy-on-write).
-    public var badge: Int {
+    public var badge: BadgeInjector.Value {
         get { trait(BadgeTrait.self, orDefaultTo: defaultBadge) }
         set { setTrait(BadgeTrait.self, to: newValue) }
     }
@@ -116,7 +130,7 @@ extension BadgeInjected {
 
 extension BadgeInjected where Self: AnyObject {
     /// This object's `badge`, shared by all references to it and settable through a `let`.
-    public var badge: Int {
+    public var badge: BadgeInjector.Value {
         get { trait(BadgeTrait.self, orDefaultTo: defaultBadge) }
         nonmutating set { setTrait(BadgeTrait.self, to: newValue) }
     }
@@ -129,11 +143,18 @@ extension BadgeInjected where Self: AnyObject {
 /// Override one for a task and its child tasks, as a test does, with
 /// `SerialInjector.serial.withValue(value) { … }`.
 struct SerialInjector {
+    /// The trait's value type.
+    #sourceLocation(file:"Fixtures.traits",line:7)
+    typealias Value = Int
+    #sourceLocation()
+
     /// The storage of `defaultSerial`.
-    static let serial = InjectorDefault<Int>(42)
+    #sourceLocation(file:"Fixtures.traits",line:7)
+    static let serial = InjectorDefault<Value>(42)
+    #sourceLocation()
 
     /// The `serial` an instance starts with, unless its type chooses another.
-    static var defaultSerial: Int {
+    static var defaultSerial: Value {
         get { serial.value }
         set { serial.value = newValue }
     }
@@ -141,7 +162,7 @@ struct SerialInjector {
 
 /// The key under which each instance's `serial` is stored.
 enum SerialTrait: TraitKey {
-    static var defaultValue: Int { SerialInjector.defaultSerial }
+    static var defaultValue: SerialInjector.Value { SerialInjector.defaultSerial }
 }
 
 /// A type whose instances carry a persistent, per-instance, read-only `serial`.
@@ -158,15 +179,15 @@ protocol SerialInjected: Injected {
     ///
     /// Implement it to choose a default from the instance's own state; otherwise it is
     /// `SerialInjector.defaultSerial`.
-    var defaultSerial: Int { get }
+    var defaultSerial: SerialInjector.Value { get }
 }
 
 extension SerialInjected {
     /// `SerialInjector.defaultSerial`.
-    var defaultSerial: Int { SerialInjector.defaultSerial }
+    var defaultSerial: SerialInjector.Value { SerialInjector.defaultSerial }
 
     /// This instance's `serial`: its `defaultSerial`, stored on first read and never changed.
-    var serial: Int {
+    var serial: SerialInjector.Value {
         trait(SerialTrait.self, orDefaultTo: defaultSerial)
     }
 }
@@ -178,29 +199,40 @@ extension SerialInjected {
 /// Override one for a task and its child tasks, as a test does, with
 /// `MoodInjector.mood.withValue(value) { … }`.
 struct MoodInjector {
+    /// The trait's value type.
+    #sourceLocation(file:"Fixtures.traits",line:9)
+    typealias Value = String
+    #sourceLocation()
+
     /// The storage of `defaultMood`.
-    static let mood = InjectorDefault<String>("calm")
+    #sourceLocation(file:"Fixtures.traits",line:9)
+    static let mood = InjectorDefault<Value>("calm")
+    #sourceLocation()
 
     /// The storage of `defaultCheerfulMood`.
-    static let cheerfulMood = InjectorDefault<String>("sunny")
+    #sourceLocation(file:"Fixtures.traits",line:10)
+    static let cheerfulMood = InjectorDefault<Value>("sunny")
+    #sourceLocation()
 
     /// The storage of `defaultGrumpyMood`.
-    static let grumpyMood = InjectorDefault<String>("stormy")
+    #sourceLocation(file:"Fixtures.traits",line:11)
+    static let grumpyMood = InjectorDefault<Value>("stormy")
+    #sourceLocation()
 
     /// The `mood` an instance starts with, unless its type chooses another.
-    static var defaultMood: String {
+    static var defaultMood: Value {
         get { mood.value }
         set { mood.value = newValue }
     }
 
     /// The `cheerful` choice of `mood`, for types that pick their own default.
-    static var defaultCheerfulMood: String {
+    static var defaultCheerfulMood: Value {
         get { cheerfulMood.value }
         set { cheerfulMood.value = newValue }
     }
 
     /// The `grumpy` choice of `mood`, for types that pick their own default.
-    static var defaultGrumpyMood: String {
+    static var defaultGrumpyMood: Value {
         get { grumpyMood.value }
         set { grumpyMood.value = newValue }
     }
@@ -208,7 +240,7 @@ struct MoodInjector {
 
 /// The key under which each instance's `mood` is stored.
 enum MoodTrait: TraitKey {
-    static var defaultValue: String { MoodInjector.defaultMood }
+    static var defaultValue: MoodInjector.Value { MoodInjector.defaultMood }
 }
 
 /// A type whose instances carry a persistent, per-instance `mood`.
@@ -225,17 +257,17 @@ protocol MoodInjected: Injected {
     ///
     /// Implement it to choose a default from the instance's own state; otherwise it is
     /// `MoodInjector.defaultMood`.
-    var defaultMood: String { get }
+    var defaultMood: MoodInjector.Value { get }
 }
 
 extension MoodInjected {
     /// `MoodInjector.defaultMood`.
-    var defaultMood: String { MoodInjector.defaultMood }
+    var defaultMood: MoodInjector.Value { MoodInjector.defaultMood }
 
     /// This instance's `mood`: its `defaultMood`, stored on first read, until set.
     ///
     /// Setting it on a struct whose copies share its traits gives this copy its own (copy-on-write).
-    var mood: String {
+    var mood: MoodInjector.Value {
         get { trait(MoodTrait.self, orDefaultTo: defaultMood) }
         set { setTrait(MoodTrait.self, to: newValue) }
     }
@@ -243,7 +275,7 @@ extension MoodInjected {
 
 extension MoodInjected where Self: AnyObject {
     /// This object's `mood`, shared by all references to it and settable through a `let`.
-    var mood: String {
+    var mood: MoodInjector.Value {
         get { trait(MoodTrait.self, orDefaultTo: defaultMood) }
         nonmutating set { setTrait(MoodTrait.self, to: newValue) }
     }
@@ -256,11 +288,18 @@ extension MoodInjected where Self: AnyObject {
 /// Override one for a task and its child tasks, as a test does, with
 /// `FavouritesInjector.favourites.withValue(value) { … }`.
 struct FavouritesInjector {
+    /// The trait's value type.
+    #sourceLocation(file:"Fixtures.traits",line:13)
+    typealias Value = [String]
+    #sourceLocation()
+
     /// The storage of `defaultFavourites`.
-    static let favourites = InjectorDefault<[String]>([])
+    #sourceLocation(file:"Fixtures.traits",line:13)
+    static let favourites = InjectorDefault<Value>([])
+    #sourceLocation()
 
     /// The `favourites` an instance starts with, unless its type chooses another.
-    static var defaultFavourites: [String] {
+    static var defaultFavourites: Value {
         get { favourites.value }
         set { favourites.value = newValue }
     }
@@ -268,7 +307,7 @@ struct FavouritesInjector {
 
 /// The key under which each instance's `favourites` is stored.
 enum FavouritesTrait: TraitKey {
-    static var defaultValue: [String] { FavouritesInjector.defaultFavourites }
+    static var defaultValue: FavouritesInjector.Value { FavouritesInjector.defaultFavourites }
 }
 
 /// A type whose instances carry a persistent, per-instance `favourites`.
@@ -285,17 +324,17 @@ protocol FavouritesInjected: Injected {
     ///
     /// Implement it to choose a default from the instance's own state; otherwise it is
     /// `FavouritesInjector.defaultFavourites`.
-    var defaultFavourites: [String] { get }
+    var defaultFavourites: FavouritesInjector.Value { get }
 }
 
 extension FavouritesInjected {
     /// `FavouritesInjector.defaultFavourites`.
-    var defaultFavourites: [String] { FavouritesInjector.defaultFavourites }
+    var defaultFavourites: FavouritesInjector.Value { FavouritesInjector.defaultFavourites }
 
     /// This instance's `favourites`: its `defaultFavourites`, stored on first read, until set.
     ///
     /// Setting it on a struct whose copies share its traits gives this copy its own (copy-on-write).
-    var favourites: [String] {
+    var favourites: FavouritesInjector.Value {
         get { trait(FavouritesTrait.self, orDefaultTo: defaultFavourites) }
         set { setTrait(FavouritesTrait.self, to: newValue) }
     }
@@ -303,7 +342,7 @@ extension FavouritesInjected {
 
 extension FavouritesInjected where Self: AnyObject {
     /// This object's `favourites`, shared by all references to it and settable through a `let`.
-    var favourites: [String] {
+    var favourites: FavouritesInjector.Value {
         get { trait(FavouritesTrait.self, orDefaultTo: defaultFavourites) }
         nonmutating set { setTrait(FavouritesTrait.self, to: newValue) }
     }
