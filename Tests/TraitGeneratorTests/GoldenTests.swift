@@ -10,14 +10,10 @@ struct GoldenTests {
     static let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appending(path: "Support/Golden")
 
-    @Test("Generated code matches its golden file", arguments: ["Example", "Fixtures"])
+    @Test("Generated code matches its golden file", arguments: ["Example", "Fixtures", "README"])
     func matchesGolden(name: String) throws {
-        let input = Self.golden.appending(path: "\(name).traits")
         let expectedURL = Self.golden.appending(path: "\(name).swift")
-        let generated = try TraitGenerator.generate(
-            from: String(contentsOf: input, encoding: .utf8),
-            path: "\(name).traits"
-        )
+        let generated = try TraitGenerator.generate(from: Self.input(name), path: "\(name).traits")
         let expected = try? String(contentsOf: expectedURL, encoding: .utf8)
         if ProcessInfo.processInfo.environment["TRAITGEN_RECORD"] != nil, generated != expected {
             try generated.write(to: expectedURL, atomically: true, encoding: .utf8)
@@ -26,6 +22,23 @@ struct GoldenTests {
             return
         }
         #expect(generated == expected)
+    }
+
+    /// The `.traits` input of golden file `name`: `Support/Golden/<name>.traits`, or for `README`,
+    /// the README's trait tour, so the README's example is generated exactly as committed.
+    static func input(_ name: String) throws -> String {
+        guard name == "README" else {
+            return try String(contentsOf: golden.appending(path: "\(name).traits"), encoding: .utf8)
+        }
+        let readme = golden.appending(path: "../../../../README.md").standardizedFileURL
+        let lines = try String(contentsOf: readme, encoding: .utf8).components(separatedBy: "\n")
+        // The first plain ``` block after the tour's heading.
+        let tour = try #require(lines.firstIndex(of: "## A tour of traits"), "README.md has no trait tour")
+        let start = try #require(lines[tour...].firstIndex(of: "```"), "the tour has no .traits block")
+        let end = try #require(lines[(start + 1)...].firstIndex(of: "```"), "the tour's .traits block is not closed")
+        let block = lines[(start + 1)..<end]
+        #expect(block.first?.hasSuffix(".traits") == true, "the tour's first plain block is not a .traits file")
+        return block.joined(separator: "\n") + "\n"
     }
 
     @Test("A read-only trait gets no setter, and no class extension")

@@ -1,0 +1,31 @@
+// The services the *Container* article's samples use.
+
+protocol Animal: Sendable { var name: String { get } }
+struct Cat: Animal { let name: String }
+struct Dog: Animal { let name: String }
+
+protocol Person { var name: String { get } }
+struct PetOwner: Person {
+    let name: String
+    let pet: any Animal
+}
+
+struct Greeter {
+    let greeting: String
+    let times: Int
+}
+
+protocol ParentProtocol: AnyObject {}
+protocol ChildProtocol: AnyObject {}
+final class Parent: ParentProtocol {
+    let child: any ChildProtocol
+    init(child: any ChildProtocol) { self.child = child }
+}
+final class Child: ChildProtocol {
+    weak var parent: (any ParentProtocol)?
+}
+
+final class RestaurantLister {}
+
+protocol Client: AnyObject {}
+protocol Server: AnyObject {}

@@ -1,0 +1,57 @@
+// The *Container* article's samples, run in order, with checks of what their comments say.
+import TraitInjection
+
+// sample-begin
+let container = Container()
+container.register(Animal.self) { _ in Cat(name: "Mimi") }
+container.register(Animal.self, name: "dog") { _ in Dog(name: "Hachi") }
+container.register(Person.self) { r in
+    PetOwner(name: "Stephen", pet: try r.resolve(Animal.self))
+}
+
+let person = try container.resolve(Person.self)
+let dog = try container.resolve(Animal.self, name: "dog")
+// sample-end
+
+// sample-begin
+container.register(Greeter.self) { (_, greeting: String, times: Int) in
+    Greeter(greeting: greeting, times: times)
+}
+let greeter = try container.resolve(Greeter.self, arguments: "Hello", 3)
+// sample-end
+
+// sample-begin
+container.register(ParentProtocol.self) { r in Parent(child: try r.resolve(ChildProtocol.self)) }
+container.register(ChildProtocol.self) { _ in Child() }
+    .initCompleted { r, child in
+        (child as! Child).parent = try r.resolve(ParentProtocol.self)
+    }
+// sample-end
+
+precondition(person.name == "Stephen" && dog.name == "Hachi")
+precondition(greeter.greeting == "Hello" && greeter.times == 3)
+let parent = try container.resolve(ParentProtocol.self) as! Parent
+precondition((parent.child as! Child).parent === parent)
+
+// sample-begin
+Container.shared.register(RestaurantLister.self) { _ in RestaurantLister() }
+
+final class RestaurantListViewController {
+    @Inject private var lister: RestaurantLister
+    @Inject(name: "dog") private var dog: Animal
+    @Inject(arguments: "Hello", 3) private var greeter: Greeter
+}
+// sample-end
+
+// sample-begin
+final class ClientImp: Client { @Inject var server: Server }
+final class ServerImp: Server { @WeakInject var client: Client? }
+
+container.register(Client.self) { _ in ClientImp() }
+container.register(Server.self) { _ in ServerImp() }
+let client = try container.resolve(Client.self)    // client.server.client === client
+// sample-end
+
+let server = (client as! ClientImp).server as! ServerImp
+precondition(server.client === client)
+print("The Container article's samples ran.")

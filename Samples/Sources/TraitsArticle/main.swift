@@ -1,0 +1,44 @@
+// The *Traits* article's samples, each in its own scope, with checks of what their comments say.
+import TraitInjection
+
+func storedOnFirstRead() {
+    // sample-begin
+    let jess = Person(name: "Jess")
+    _ = jess.pet                                   // Rover, now stored for jess
+    PetInjector.defaultPet = Pet(name: "Rex", species: "Dog")
+    print(jess.pet.name)                           // Rover
+    print(Person(name: "Jen").pet.name)            // Rex
+    // sample-end
+    precondition(jess.pet.name == "Rover" && Person(name: "Jen").pet.name == "Rex")
+}
+
+func copiesDiverge() {
+    var joe = Person(name: "Joe")
+    joe.pet.name = "Coco"
+    // sample-begin
+    joe.catchphrase = "Cowabunga"
+    var bob = joe
+    bob.pet.name = "Bubba"
+    print(joe.pet.name)          // Coco
+    print(bob.catchphrase)       // Cowabunga — not reset to the default
+    // sample-end
+    precondition(joe.pet.name == "Coco" && bob.pet.name == "Bubba" && bob.catchphrase == "Cowabunga")
+}
+
+func defaultPerCopy() {
+    // sample-begin
+    let jen = Person(name: "Jen", personality: .comical)
+    print(jen.catchphrase)                  // "'Tis but a scratch!", stored for Jen
+    var jess = jen
+    jess.personality = .serious
+    print(jess.catchphrase)                 // "'Tis but a scratch!": Jen's, shared with her copy
+    jess.resetTrait(CatchphraseTrait.self)
+    print(jess.catchphrase)                 // "I think, therefore I am"
+    print(jen.catchphrase)                  // "'Tis but a scratch!"
+    // sample-end
+    precondition(jess.catchphrase == "I think, therefore I am" && jen.catchphrase == "'Tis but a scratch!")
+}
+
+storedOnFirstRead()
+copiesDiverge()
+defaultPerCopy()
