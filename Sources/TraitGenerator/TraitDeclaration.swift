@@ -54,14 +54,32 @@ package struct TraitDeclaration: Equatable, Sendable {
     }
 }
 
+/// A module the generated code imports besides TraitInjection: `import Foundation`, or with an
+/// access level, `internal import Foundation`.
+package struct TraitImport: Equatable, Sendable {
+    /// The module, such as `Foundation`.
+    package var module: String
+    /// The access level written before `import`; without one, the generated import is as visible as
+    /// the file's most visible trait.
+    package var access: TraitDeclaration.Access?
+    /// The 1-based line of the `import` line, for the compiler's diagnostics.
+    package var line: Int
+
+    package init(module: String, access: TraitDeclaration.Access? = nil, line: Int = 1) {
+        self.module = module
+        self.access = access
+        self.line = line
+    }
+}
+
 /// The contents of one `.traits` file.
 package struct TraitFile: Equatable, Sendable {
-    /// Modules the generated code imports besides TraitInjection, such as `Foundation`.
-    package var imports: [String]
+    /// Modules the generated code imports besides TraitInjection.
+    package var imports: [TraitImport]
     /// The traits, in declaration order.
     package var traits: [TraitDeclaration]
 
-    package init(imports: [String] = [], traits: [TraitDeclaration]) {
+    package init(imports: [TraitImport] = [], traits: [TraitDeclaration]) {
         self.imports = imports
         self.traits = traits
     }

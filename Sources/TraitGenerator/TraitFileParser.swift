@@ -2,7 +2,8 @@
 ///
 /// ```
 /// # Comments start with '#'.
-/// import Foundation                       # extra modules the generated code imports
+/// import Foundation                       # extra modules the generated code imports; an access
+///                                         # level may come first: internal import Foundation
 ///
 /// trait pet: Pet = Pet(name: "Rover", species: "Dog")
 /// public readonly trait serial: Int = 0   # options: public | package | internal, readonly
@@ -44,7 +45,7 @@ package struct TraitFileParser: Sendable {
                 parseNamedDefault(scanner, line: number, into: &file, report: report)
                 continue
             }
-            if scanner.peekWord() == "import" {
+            if Self.isImport(scanner) {
                 parseImport(scanner, line: number, into: &file, report: report)
                 continue
             }
@@ -89,6 +90,14 @@ package struct TraitFileParser: Sendable {
         return nil
     }
 
+    /// Whether the line is `import Module`, or `public`, `package` or `internal` before `import`.
+    private static func isImport(_ scanner: LineScanner) -> Bool {
+        var scanner = scanner
+        let first = scanner.readWord()
+        return first == "import"
+            || (first.flatMap(TraitDeclaration.Access.init) != nil && scanner.readWord() == "import")
+    }
+
     private func parseImport(
         _ scanner: LineScanner,
         line: Int,
@@ -96,14 +105,15 @@ package struct TraitFileParser: Sendable {
         report: (Int, Int, String) -> Void
     ) {
         var scanner = scanner
-        _ = scanner.readWord()
+        let access = scanner.readWord().flatMap(TraitDeclaration.Access.init)
+        if access != nil { _ = scanner.readWord() }
         let column = scanner.column
         let module = scanner.rest()
         guard !module.isEmpty, module.split(separator: ".").allSatisfy({ String($0).isSwiftIdentifier }) else {
             report(line, column, "expected a module name after 'import', such as 'import Foundation'")
             return
         }
-        file.imports.append(module)
+        file.imports.append(TraitImport(module: module, access: access, line: line))
     }
 
     private func parseTrait(

@@ -63,11 +63,28 @@ package enum TraitGenerator {
 
     /// Renders the Swift code for an already parsed file.
     package static func generate(_ file: TraitFile, path: String) -> String {
-        let exportsAPI = file.traits.contains { $0.access != .internal }
+        // With `InternalImportsByDefault`, imports are as visible as the most visible trait (a
+        // `public import` that no public declaration uses is a warning), unless the file says.
+        let widest: TraitDeclaration.Access =
+            file.traits.contains { $0.access == .public }
+            ? .public : file.traits.contains { $0.access == .package } ? .package : .internal
+        func keyword(_ access: TraitDeclaration.Access) -> String {
+            access == .internal ? "import" : "\(access.rawValue) import"
+        }
         let context: [String: TemplateValue] = [
             "source": .text(path.split(separator: "/").last.map(String.init) ?? path),
-            "importKeyword": .text(exportsAPI ? "public import" : "import"),
-            "imports": .list(file.imports.map { ["module": .text($0)] }),
+            "importLevels": .flag(widest != .internal || file.imports.contains { $0.access != nil }),
+            "importKeyword": .text(keyword(widest)),
+            "imports": .list(
+                file.imports.map {
+                    [
+                        "module": .text($0.module),
+                        // An explicit level is kept as written: `internal import` stays explicit.
+                        "keyword": .text($0.access.map { "\($0.rawValue) import" } ?? keyword(widest)),
+                        "importLocation": .text(sourceLocation(path, $0.line)),
+                    ]
+                }
+            ),
             "traits": .list(file.traits.map { Self.context(for: $0, path: path) }),
         ]
         return renderer.render(context)

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import TraitGenerator
 
-/// Generated output for representative declarations, against committed golden files (which CI's
-/// `swift format lint --strict` checks too). Set `TRAITGEN_RECORD=1` to rewrite those that
+/// Generated output for representative declarations, against committed golden files
+/// (`CompilerDiagnosticTests` compiles such output). Set `TRAITGEN_RECORD=1` to rewrite those that
 /// changed: the run that rewrites one fails, so a recording is never mistaken for a pass.
 @Suite("Generated output")
 struct GoldenTests {
@@ -44,51 +44,88 @@ struct GoldenTests {
     @Test("A read-only trait gets no setter, and no class extension")
     func readOnlyHasNoSetter() throws {
         let generated = try TraitGenerator.generate(from: "readonly trait serial: Int = 42", path: "S.traits")
-        #expect(
-            generated.contains(
-                "var serial: SerialInjector.Value {\n        trait(SerialTrait.self, orDefaultTo: defaultSerial)\n    }"
-            ))
+        let getter = """
+                var serial: SerialInjector.Value {
+                    #sourceLocation(file:"S.traits",line:1)
+                    trait(SerialTrait.self, orDefaultTo: defaultSerial)
+                    #sourceLocation()
+                }
+            """
+        #expect(generated.contains(getter))
         #expect(!generated.contains("setTrait(SerialTrait.self"))
         #expect(!generated.contains("where Self: AnyObject"))
     }
 
-    @Test("The type and each default expression carry the .traits line they come from")
+    @Test("The type, each default and what they can break carry the .traits line they come from")
     func sourceLocations() throws {
         let generated = try TraitGenerator.generate(
             from: "# pets\ntrait toy: String = \"ball\"\n    default chewed = \"rope\"",
             path: "/app/Sources/App/T.traits"
         )
-        let at2 = "    #sourceLocation(file:\"/app/Sources/App/T.traits\",line:2)\n"
-        let end = "\n    #sourceLocation()\n"
-        #expect(generated.contains(at2 + "    typealias Value = String" + end))
-        #expect(generated.contains(at2 + "    static let toy = InjectorDefault<Value>(\"ball\")" + end))
-        let at3 = "    #sourceLocation(file:\"/app/Sources/App/T.traits\",line:3)\n"
-        #expect(generated.contains(at3 + "    static let chewedToy = InjectorDefault<Value>(\"rope\")" + end))
-        // The type is written nowhere else.
+        // The type is written once.
         #expect(generated.components(separatedBy: ": String").count == 1)
+        #expect(generated.components(separatedBy: "= String").count == 2)
+        // Each mapped line directly follows its directive (line 2 for the trait, 3 for the named
+        // default's storage and accessors), and the mapping ends right after it.
+        let lines = generated.components(separatedBy: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let mapped = [
+            "/** The trait's value type. */ typealias Value = String",
+            "/** The storage of `defaultToy`. */ static let toy = InjectorDefault<Value>(\"ball\")",
+            "/** The storage of `defaultChewedToy`. */ static let chewedToy = InjectorDefault<Value>(\"rope\")",
+            "toy.value", "toy.value = newValue", "chewedToy.value", "chewedToy.value = newValue",
+            "extension ToyTrait: TraitKey {}",
+            "trait(ToyTrait.self, orDefaultTo: defaultToy)", "setTrait(ToyTrait.self, to: newValue)",
+        ]
+        #expect(Set(mapped).isSubset(of: Set(lines)))
+        for (index, line) in lines.enumerated() where mapped.contains(line) {
+            let number = line.contains("hewed") ? 3 : 2
+            #expect(lines[index - 1] == "#sourceLocation(file:\"/app/Sources/App/T.traits\",line:\(number))", "\(line)")
+            #expect(lines[index + 1] == "#sourceLocation()", "\(line)")
+        }
+        // Directives come in pairs: every mapping is closed.
+        let opened = lines.filter { $0.hasPrefix("#sourceLocation(file:") }.count
+        #expect(opened == lines.filter { $0 == "#sourceLocation()" }.count)
+        #expect(opened == 12)  // storage ×2, injector accessors ×4, key, property accessors ×4, type
     }
 
     @Test("A settable trait gets a mutating setter and a nonmutating one for classes")
     func settableHasBothSetters() throws {
         let generated = try TraitGenerator.generate(from: "trait toy: String = \"ball\"", path: "T.traits")
-        #expect(generated.contains("        set { setTrait(ToyTrait.self, to: newValue) }"))
+        let setter = [
+            "#sourceLocation(file:\"T.traits\",line:1)", "setTrait(ToyTrait.self, to: newValue)", "#sourceLocation()",
+        ].map { "            " + $0 + "\n" }.joined()
+        #expect(generated.contains("        set {\n" + setter))
         #expect(generated.contains("extension ToyInjected where Self: AnyObject {"))
-        #expect(generated.contains("        nonmutating set { setTrait(ToyTrait.self, to: newValue) }"))
+        #expect(generated.contains("        nonmutating set {\n" + setter))
     }
 
-    @Test("Access levels reach every generated declaration, and imports become public when needed")
+    @Test("Access levels reach every generated declaration; imports are as visible as the widest trait")
     func accessLevels() throws {
         let generated = try TraitGenerator.generate(
             from: "import Foundation\npublic trait id: UUID = UUID()",
             path: "I.traits"
         )
-        #expect(generated.contains("public import TraitInjection\npublic import Foundation\n"))
+        func foundation(_ keyword: String) -> String {
+            "#sourceLocation(file:\"I.traits\",line:1)\n\(keyword) Foundation\n#sourceLocation()\n"
+        }
+        #expect(
+            generated.contains(
+                "#if hasFeature(InternalImportsByDefault)\npublic import TraitInjection\n" + foundation("public import")
+                    + "#else\nimport TraitInjection\n" + foundation("import") + "#endif\n"))
         #expect(generated.contains("public struct IdInjector {"))
         #expect(generated.contains("public protocol IdInjected: Injected {"))
-        #expect(generated.contains("    public typealias Value = UUID\n"))
+        #expect(generated.contains(" */ public typealias Value = UUID\n"))
         #expect(generated.contains("    public var id: IdInjector.Value {"))
         let internalOnly = try TraitGenerator.generate(from: "trait id: Int = 0", path: "I.traits")
         #expect(internalOnly.contains("\nimport TraitInjection\n"))
+        #expect(!internalOnly.contains("#if"))
         #expect(internalOnly.contains("\nstruct IdInjector {"))
+        let packageOnly = try TraitGenerator.generate(
+            from: "internal import Foundation\npackage trait id: UUID = UUID()",
+            path: "I.traits"
+        )
+        #expect(packageOnly.contains("#if hasFeature(InternalImportsByDefault)\npackage import TraitInjection\n"))
+        #expect(packageOnly.contains("\ninternal import Foundation\n"))
+        #expect(packageOnly.contains("#else\nimport TraitInjection\n"))
     }
 }

@@ -19,7 +19,7 @@ struct ParserTests {
             trait pet: Pet = Pet(name: "Rover", species: "Dog")
             """
         )
-        #expect(file.imports == ["Foundation"])
+        #expect(file.imports == [TraitImport(module: "Foundation", line: 2)])
         #expect(
             file.traits == [
                 TraitDeclaration(
@@ -41,6 +41,24 @@ struct ParserTests {
         )
     }
 
+    @Test("An import may carry an access level, kept for the generated import")
+    func importAccessLevels() throws {
+        let file = try parse(
+            """
+            internal import Foundation
+            package import Dispatch
+            import Synchronization  # no level: as visible as the file's traits
+            public trait id: UUID = UUID()
+            """
+        )
+        #expect(
+            file.imports == [
+                TraitImport(module: "Foundation", access: .internal, line: 1),
+                TraitImport(module: "Dispatch", access: .package, line: 2),
+                TraitImport(module: "Synchronization", line: 3),
+            ])
+    }
+
     @Test("Trailing comments on every kind of line; a '#' in a string or starting an expression is kept")
     func trailingComments() throws {
         let file = try parse(
@@ -53,7 +71,7 @@ struct ParserTests {
             trait count: Int = 1 #not a comment: no space after '#', left for the compiler
             """
         )
-        #expect(file.imports == ["Foundation"])
+        #expect(file.imports.map(\.module) == ["Foundation"])
         #expect(
             file.traits.map(\.defaultExpression) == [
                 "\"#1 # not a comment\"", "#file", "1 #not a comment: no space after '#', left for the compiler",
