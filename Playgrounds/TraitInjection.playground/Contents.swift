@@ -12,58 +12,101 @@
      default serious = "I think, therefore I am"
  ```
 
- Playgrounds do not run build plugins, so here they are written out, in the shape the generator
- gives them.
+ Playgrounds do not run build plugins, so here they are written out as the generator writes them
+ (a test of the package keeps them so).
  */
+// The generator's output for the traits above, without its doc comments and line directives.
 import TraitInjection
 
-struct Pet: Sendable {
-    var name: String
-    let species: String
-}
-
 struct PetInjector {
-    static let pet = InjectorDefault(Pet(name: "Rover", species: "Dog"))
-    static var defaultPet: Pet {
+    typealias Value = Pet
+    static let pet = InjectorDefault<Value>(Pet(name: "Rover", species: "Dog"))
+
+    static var defaultPet: Value {
         get { pet.value }
         set { pet.value = newValue }
     }
 }
 
-enum PetTrait: TraitKey {
-    static var defaultValue: Pet { PetInjector.defaultPet }
+enum PetTrait {
+    static var defaultValue: PetInjector.Value { PetInjector.defaultPet }
 }
 
-protocol PetInjected: Injected {}
+extension PetTrait: TraitKey {}
+
+protocol PetInjected: Injected {
+    var defaultPet: PetInjector.Value { get }
+}
 
 extension PetInjected {
-    var pet: Pet {
-        get { self[trait: PetTrait.self] }
-        set { self[trait: PetTrait.self] = newValue }
+    var defaultPet: PetInjector.Value { PetInjector.defaultPet }
+
+    var pet: PetInjector.Value {
+        get { trait(PetTrait.self, orDefaultTo: defaultPet) }
+        set { setTrait(PetTrait.self, to: newValue) }
+    }
+}
+
+extension PetInjected where Self: AnyObject {
+    var pet: PetInjector.Value {
+        get { trait(PetTrait.self, orDefaultTo: defaultPet) }
+        nonmutating set { setTrait(PetTrait.self, to: newValue) }
     }
 }
 
 struct CatchphraseInjector {
-    static let comical = InjectorDefault("'Tis but a scratch!")
-    static let serious = InjectorDefault("I think, therefore I am")
+    typealias Value = String
+    static let catchphrase = InjectorDefault<Value>("...")
+    static let comicalCatchphrase = InjectorDefault<Value>("'Tis but a scratch!")
+    static let seriousCatchphrase = InjectorDefault<Value>("I think, therefore I am")
+
+    static var defaultCatchphrase: Value {
+        get { catchphrase.value }
+        set { catchphrase.value = newValue }
+    }
+
+    static var defaultComicalCatchphrase: Value {
+        get { comicalCatchphrase.value }
+        set { comicalCatchphrase.value = newValue }
+    }
+
+    static var defaultSeriousCatchphrase: Value {
+        get { seriousCatchphrase.value }
+        set { seriousCatchphrase.value = newValue }
+    }
 }
 
-enum CatchphraseTrait: TraitKey {
-    static var defaultValue: String { "..." }
+enum CatchphraseTrait {
+    static var defaultValue: CatchphraseInjector.Value { CatchphraseInjector.defaultCatchphrase }
 }
 
-/// The customisation point: a type chooses its own default from its own state.
+extension CatchphraseTrait: TraitKey {}
+
+/// The customisation point: a type may choose its own default from its own state.
 protocol CatchphraseInjected: Injected {
-    var defaultCatchphrase: String { get }
+    var defaultCatchphrase: CatchphraseInjector.Value { get }
 }
 
 extension CatchphraseInjected {
-    var defaultCatchphrase: String { CatchphraseTrait.defaultValue }
+    var defaultCatchphrase: CatchphraseInjector.Value { CatchphraseInjector.defaultCatchphrase }
 
-    var catchphrase: String {
+    var catchphrase: CatchphraseInjector.Value {
         get { trait(CatchphraseTrait.self, orDefaultTo: defaultCatchphrase) }
         set { setTrait(CatchphraseTrait.self, to: newValue) }
     }
+}
+
+extension CatchphraseInjected where Self: AnyObject {
+    var catchphrase: CatchphraseInjector.Value {
+        get { trait(CatchphraseTrait.self, orDefaultTo: defaultCatchphrase) }
+        nonmutating set { setTrait(CatchphraseTrait.self, to: newValue) }
+    }
+}
+// End of the generator's output.
+
+struct Pet: Sendable {
+    var name: String
+    let species: String
 }
 
 //: Adopt the traits: every `Person` now has its own `pet` and `catchphrase`.
@@ -77,7 +120,8 @@ struct Person: PetInjected, CatchphraseInjected {
     let personality: Personality
 
     var defaultCatchphrase: String {
-        personality == .comical ? CatchphraseInjector.comical.value : CatchphraseInjector.serious.value
+        personality == .comical
+            ? CatchphraseInjector.defaultComicalCatchphrase : CatchphraseInjector.defaultSeriousCatchphrase
     }
 }
 
