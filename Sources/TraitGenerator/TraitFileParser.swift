@@ -168,6 +168,10 @@ package struct TraitFileParser: Sendable {
             report(line, typeColumn, "missing type for trait '\(name)'; expected 'trait \(name): Type = default'")
             return nil
         }
+        if let problem = SwiftFragment.problem(in: type, column: typeColumn, subject: "the type of trait '\(name)'") {
+            report(line, problem.column, problem.message)
+            return nil
+        }
         guard scanner.skip("=") else {
             report(
                 line, scanner.column,
@@ -178,6 +182,12 @@ package struct TraitFileParser: Sendable {
         let expression = scanner.rest()
         guard !expression.isEmpty else {
             report(line, defaultColumn, "missing default value for trait '\(name)'; expected an expression after '='")
+            return nil
+        }
+        if let problem = SwiftFragment.problem(
+            in: expression, column: defaultColumn, subject: "the default of trait '\(name)'")
+        {
+            report(line, problem.column, problem.message)
             return nil
         }
         return TraitDeclaration(
@@ -212,8 +222,14 @@ package struct TraitFileParser: Sendable {
             report(line, nameColumn, "'\(name)' is not a valid Swift identifier; expected 'default name = expression'")
             return
         }
-        guard scanner.skip("="), case let expression = scanner.rest(), !expression.isEmpty else {
+        guard scanner.skip("="), case let column = scanner.column, case let expression = scanner.rest(),
+            !expression.isEmpty
+        else {
             report(line, scanner.column, "missing value for default '\(name)'; expected 'default \(name) = expression'")
+            return
+        }
+        if let problem = SwiftFragment.problem(in: expression, column: column, subject: "default '\(name)'") {
+            report(line, problem.column, problem.message)
             return
         }
         let trait = file.traits[traitIndex]

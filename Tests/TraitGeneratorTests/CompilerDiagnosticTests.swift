@@ -4,8 +4,9 @@ import TraitGenerator
 
 /// Generated code type-checked by `swiftc` against the built TraitInjection module: whatever the
 /// compiler rejects in a `.traits` line (a type that does not exist or is not `Sendable`, a default
-/// of the wrong type, an unterminated string, trailing garbage) is reported on that line of the
-/// `.traits` file, never in the generated Swift.
+/// of the wrong type, an incomplete expression, trailing garbage) is reported on that line of the
+/// `.traits` file, never in the generated Swift. (What would leak past its line — an unclosed
+/// string, bracket or comment — `traitgen` rejects itself: see `ParserTests`.)
 @Suite("Compiler errors in generated code")
 struct CompilerDiagnosticTests {
     @Test(
@@ -18,11 +19,11 @@ struct CompilerDiagnosticTests {
             trait unknown: NoSuchType = NoSuchType()
             trait cache: Cache = Cache()
             trait count: Int = "x"
-            trait label: String = "abc
+            trait sum: Int = 1 +
             trait pair: Int = 1 2
             trait fine: Int = 1
                 default other = "two"
-            trait closing: Int = 1 )
+            trait largest: Int = max(1)
             readonly trait serial: NoSuchSerial = 0
 
             """

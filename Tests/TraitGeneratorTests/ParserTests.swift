@@ -59,6 +59,21 @@ struct ParserTests {
             ])
     }
 
+    @Test("Strings with interpolations and raw strings, block comments, brackets and macros are kept whole")
+    func wellFormedFragments() throws {
+        let file = try parse(
+            ##"""
+            trait tag: String = "a \("b (") c" + #"raw \#("x") " \ "# /* a (comment */ + "\(["]": 1][ "]" ]!)"
+            trait origin: [String: (Int, Int)] = [#file: (#line, #column)]
+            """##
+        )
+        #expect(
+            file.traits.map(\.defaultExpression) == [
+                ##""a \("b (") c" + #"raw \#("x") " \ "# /* a (comment */ + "\(["]": 1][ "]" ]!)""##,
+                "[#file: (#line, #column)]",
+            ])
+    }
+
     @Test("Trailing comments on every kind of line; a '#' in a string or starting an expression is kept")
     func trailingComments() throws {
         let file = try parse(
@@ -151,6 +166,43 @@ struct ParserTests {
         (
             "trait mood: String = \"a\"\n    default calm = \"b\"\n    default Calm = \"c\"",
             "Pets.traits:3:13: error: default 'Calm' generates the same names as default 'calm' (defaultCalmMood); rename one"
+        ),
+        // What would leak past its generated line, where the compiler would report it in generated code.
+        (
+            "trait tag: String = \"abc",
+            "Pets.traits:1:21: error: unterminated string literal in the default of trait 'tag'; close it on the same line"
+        ),
+        (
+            "trait tag: String = \"\"\"",
+            "Pets.traits:1:21: error: a multi-line string literal cannot be the default of trait 'tag', which must fit on its line; write a one-line string with \\n"
+        ),
+        (
+            "trait count: Int = 1 // one",
+            "Pets.traits:1:22: error: '//' in the default of trait 'count' would comment out the generated code after it; a .traits comment starts with '#' after a space"
+        ),
+        (
+            "trait count: Int = 1 /* one",
+            "Pets.traits:1:22: error: '/*' comment in the default of trait 'count' is not closed on its line"
+        ),
+        (
+            "trait count: Int = max(1, 2",
+            "Pets.traits:1:23: error: '(' in the default of trait 'count' is not closed on its line"
+        ),
+        (
+            "trait count: Int = 1 )",
+            "Pets.traits:1:22: error: ')' in the default of trait 'count' closes nothing opened before it on its line"
+        ),
+        (
+            "trait names: [String = []",
+            "Pets.traits:1:14: error: '[' in the type of trait 'names' is not closed on its line"
+        ),
+        (
+            "trait count: Int = 1\n    default two = { #if DEBUG 2 }()",
+            "Pets.traits:2:21: error: compiler directive '#if' cannot appear in default 'two'"
+        ),
+        (
+            "trait tag: String = \"\\(\"a\"\"",
+            "Pets.traits:1:27: error: unterminated string literal in the default of trait 'tag'; close it on the same line"
         ),
     ]
 
