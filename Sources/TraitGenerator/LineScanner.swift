@@ -46,27 +46,35 @@ struct LineScanner {
         return String(characters[start..<position])
     }
 
-    /// Everything up to the first `=` outside brackets and string literals.
+    /// Everything up to the first `=` outside brackets, string literals and comments (or after a
+    /// stray closing bracket, which the type's own check then reports).
     mutating func readToTopLevelEquals() -> String {
         let start = position
         var depth = 0
-        var inString = false
         while position < characters.count {
+            if let end = SwiftFragment.endOfLiteralOrComment(in: characters, at: position) {
+                position = end
+                continue
+            }
             let character = characters[position]
-            if inString {
-                if character == "\\" { position += 1 } else if character == "\"" { inString = false }
-            } else if character == "\"" {
-                inString = true
-            } else if "([{".contains(character) {
+            if "([{".contains(character) {
                 depth += 1
             } else if ")]}".contains(character) {
                 depth -= 1
-            } else if character == "=", depth == 0 {
+            } else if character == "=", depth <= 0 {
                 break
             }
             position += 1
         }
         return String(characters[start..<min(position, characters.count)])
+    }
+
+    /// Skips whitespace and `@name`, if it comes next.
+    mutating func skipAttribute(_ name: String) -> Bool {
+        var copy = self
+        guard copy.skip("@"), copy.readWord() == name else { return false }
+        self = copy
+        return true
     }
 
     /// Skips whitespace and `character`, if it comes next.
@@ -82,39 +90,21 @@ struct LineScanner {
         defer { position = characters.count }
         return String(characters[min(position, characters.count)...]).trimmingWhitespace()
     }
-
-    /// The 1-based column where `text` first starts in the line.
-    func column(of text: String) -> Int? {
-        let needle = Array(text)
-        guard !needle.isEmpty, needle.count <= characters.count else { return nil }
-        for start in 0...(characters.count - needle.count)
-        where Array(characters[start..<start + needle.count]) == needle {
-            return start + 1
-        }
-        return nil
-    }
 }
 
 extension LineScanner {
-    /// `line` without its trailing comment: a `#` outside string literals that starts the line or
-    /// follows whitespace, and is followed by whitespace or the end of the line. A `#` inside a
-    /// string (`"#1"`, `#"raw # text"#`) or starting a Swift expression (`#file`, `#"raw"#`) is
-    /// kept.
+    /// `line` without its trailing comment: a `#` that starts the line or follows whitespace, and is
+    /// followed by whitespace or the end of the line, outside string literals (their interpolations
+    /// included) and `/* … */` comments. A `#` inside a string (`"#1"`, `#"raw # text"#`) or starting
+    /// a Swift expression (`#file`, `#"raw"#`) is kept.
     static func removingComment(from line: [Character]) -> [Character] {
         var position = 0
         while position < line.count {
-            let character = line[position]
-            if character == "\"" {
-                position = Self.endOfString(in: line, from: position + 1, hashes: 0)
+            if let end = SwiftFragment.endOfLiteralOrComment(in: line, at: position) {
+                position = end
                 continue
             }
-            if character == "#" {
-                var hashes = 0
-                while position + hashes < line.count, line[position + hashes] == "#" { hashes += 1 }
-                if position + hashes < line.count, line[position + hashes] == "\"" {
-                    position = Self.endOfString(in: line, from: position + hashes + 1, hashes: hashes)
-                    continue
-                }
+            if line[position] == "#" {
                 let followsSpace = position == 0 || line[position - 1].isWhitespace
                 let endsWord = position + 1 == line.count || line[position + 1].isWhitespace
                 if followsSpace && endsWord { return Array(line[..<position]) }
@@ -123,28 +113,21 @@ extension LineScanner {
         }
         return line
     }
-
-    /// The position just past the string literal whose contents start at `start`, closed by `"`
-    /// and `hashes` `#` signs (a raw string's); the end of the line if it is not closed there.
-    private static func endOfString(in line: [Character], from start: Int, hashes: Int) -> Int {
-        var position = start
-        while position < line.count {
-            if hashes == 0, line[position] == "\\" {
-                position += 2
-                continue
-            }
-            if line[position] == "\"" {
-                let closing = position + 1 + hashes
-                if closing <= line.count, line[(position + 1)..<closing].allSatisfy({ $0 == "#" }) { return closing }
-            }
-            position += 1
-        }
-        return line.count
-    }
 }
 
 extension Character {
-    var isIdentifierCharacter: Bool { isLetter || isNumber || self == "_" }
+    /// A character Swift allows after the first of an identifier: `_`, an ASCII letter or digit, or
+    /// a Unicode identifier character (`XID_Continue`, which leaves out symbols and punctuation that
+    /// `isLetter` lets through, such as U+2E2F).
+    var isIdentifierCharacter: Bool {
+        self == "_" || (isASCII ? isLetter || isNumber : unicodeScalars.allSatisfy(\.properties.isXIDContinue))
+    }
+
+    /// A character Swift allows first in an identifier.
+    var isIdentifierHead: Bool {
+        self == "_"
+            || (isASCII ? isLetter : unicodeScalars.first?.properties.isXIDStart == true && isIdentifierCharacter)
+    }
 }
 
 extension StringProtocol {
@@ -160,7 +143,7 @@ extension StringProtocol {
 
     /// Whether this is a plain Swift identifier that needs no backticks.
     var isSwiftIdentifier: Bool {
-        guard let first, first.isLetter || first == "_" else { return false }
+        guard let first, first.isIdentifierHead else { return false }
         return allSatisfy(\.isIdentifierCharacter) && !swiftKeywords.contains(String(self))
     }
 }

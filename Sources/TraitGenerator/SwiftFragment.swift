@@ -15,6 +15,25 @@ enum SwiftFragment {
         return (column + offset, "\(problem.message(for: subject))")
     }
 
+    /// If a string literal (plain or raw, with its interpolations) or a `/* … */` comment starts at
+    /// `position` of `characters`, the position just past it (the end of the line if it is not
+    /// closed there); otherwise nil.
+    static func endOfLiteralOrComment(in characters: [Character], at position: Int) -> Int? {
+        var scanner = Scanner(characters: characters, position: position)
+        var hashes = 0
+        while scanner.peek(hashes) == "#" { hashes += 1 }
+        if scanner.peek(hashes) == "\"" {
+            scanner.position += hashes
+            if scanner.scanString(hashes: hashes) != nil { return characters.count }
+            return scanner.position
+        }
+        if scanner.peek() == "/", scanner.peek(1) == "*" {
+            if scanner.skipBlockComment() != nil { return characters.count }
+            return scanner.position
+        }
+        return nil
+    }
+
     enum Problem {
         case unterminatedString, multilineString, unterminatedComment, lineComment
         case directive(String)

@@ -1,8 +1,14 @@
 /// One trait declared in a `.traits` file.
 package struct TraitDeclaration: Equatable, Sendable {
     /// How visible the generated declarations are.
-    package enum Access: String, CaseIterable, Sendable {
+    package enum Access: String, CaseIterable, Comparable, Sendable {
         case `public`, `package`, `internal`
+
+        /// Less visible first: `internal < package < public`.
+        package static func < (lhs: Self, rhs: Self) -> Bool {
+            let order: [Self] = [.internal, .package, .public]
+            return order.firstIndex(of: lhs)! < order.firstIndex(of: rhs)!
+        }
     }
 
     /// An extra default held by the trait's injector, such as `comical` in
@@ -62,12 +68,17 @@ package struct TraitImport: Equatable, Sendable {
     /// The access level written before `import`; without one, the generated import is as visible as
     /// the file's most visible trait.
     package var access: TraitDeclaration.Access?
+    /// Whether the line starts with `@preconcurrency`.
+    package var isPreconcurrency: Bool
     /// The 1-based line of the `import` line, for the compiler's diagnostics.
     package var line: Int
 
-    package init(module: String, access: TraitDeclaration.Access? = nil, line: Int = 1) {
+    package init(
+        module: String, access: TraitDeclaration.Access? = nil, isPreconcurrency: Bool = false, line: Int = 1
+    ) {
         self.module = module
         self.access = access
+        self.isPreconcurrency = isPreconcurrency
         self.line = line
     }
 }

@@ -3,7 +3,8 @@
 /// ```
 /// # Comments start with '#'.
 /// import Foundation                       # extra modules the generated code imports; an access
-///                                         # level may come first: internal import Foundation
+///                                         # level may come first (internal import Foundation),
+///                                         # and @preconcurrency before it
 ///
 /// trait pet: Pet = Pet(name: "Rover", species: "Dog")
 /// public readonly trait serial: Int = 0   # options: public | package | internal, readonly
@@ -35,7 +36,10 @@ package struct TraitFileParser: Sendable {
 
         // LF, CRLF or CR line ends; a UTF-8 byte-order mark is not part of the first line.
         let body = text.hasPrefix("\u{FEFF}") ? text.dropFirst() : Substring(text)
-        for (index, rawLine) in body.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+        // Only what Swift and editors count as line ends (not a form feed, a vertical tab or U+2028),
+        // so that line numbers agree with the compiler's.
+        let lines = body.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }
+        for (index, rawLine) in lines.enumerated() {
             let number = index + 1
             let line = Array(String(LineScanner.removingComment(from: Array(rawLine))).trimmingTrailingWhitespace())
             guard let start = line.firstIndex(where: { !$0.isWhitespace }), line[start] != "#" else { continue }
@@ -49,17 +53,17 @@ package struct TraitFileParser: Sendable {
                 parseImport(scanner, line: number, into: &file, report: report)
                 continue
             }
-            guard let trait = parseTrait(scanner, line: number, report: report) else { continue }
+            guard let (trait, nameColumn) = parseTrait(scanner, line: number, report: report) else { continue }
             if let first = firstLines[trait.name] {
                 report(
-                    number, scanner.column(of: trait.name) ?? 1,
+                    number, nameColumn,
                     "duplicate trait '\(trait.name)'; it is already declared on line \(first)")
                 continue
             }
             let generated = trait.name.uppercasingFirstLetter
             if let (other, first) = generatedNames[generated] {
                 report(
-                    number, scanner.column(of: trait.name) ?? 1,
+                    number, nameColumn,
                     "trait '\(trait.name)' generates the same names as trait '\(other)' on line \(first) "
                         + "(\(generated)Injector, \(generated)Trait, \(generated)Injected); rename one")
                 continue
@@ -67,6 +71,17 @@ package struct TraitFileParser: Sendable {
             firstLines[trait.name] = number
             generatedNames[generated] = (trait.name, number)
             file.traits.append(trait)
+        }
+        // The generated declarations use TraitInjection's types as visibly as the most visible trait.
+        if let widest = file.traits.max(by: { $0.access < $1.access }),
+            let own = file.imports.first(where: { $0.module == "TraitInjection" }), let level = own.access,
+            level < widest.access
+        {
+            report(
+                own.line, 1,
+                "'\(level.rawValue) import TraitInjection' hides the types that \(widest.access.rawValue) trait "
+                    + "'\(widest.name)' (line \(widest.line)) exposes; write '\(widest.access.rawValue) import TraitInjection' "
+                    + "or remove the line")
         }
         if file.traits.isEmpty && diagnostics.isEmpty {
             report(1, 1, "no trait declared; expected a line such as 'trait pet: Pet = Pet(name: \"Rover\")'")
@@ -84,15 +99,20 @@ package struct TraitFileParser: Sendable {
             return "'\(name)' starts with '_', which the generated names (default\(name), \(name)Injector) "
                 + "would carry into the middle of an identifier; name it '\(suggestion)'"
         }
+        if ["Value", "newValue", "InjectorDefault"].contains(name) {
+            return "'\(name)' is a name the generated injector uses itself (its Value type, its setters' "
+                + "newValue, InjectorDefault); choose another name"
+        }
         if reservedMemberNames.contains(name) {
             return "'\(name)' cannot name a property or a static member in Swift; choose another name"
         }
         return nil
     }
 
-    /// Whether the line is `import Module`, or `public`, `package` or `internal` before `import`.
+    /// Whether the line is `import Module`, perhaps after `@preconcurrency` and an access level.
     private static func isImport(_ scanner: LineScanner) -> Bool {
         var scanner = scanner
+        _ = scanner.skipAttribute("preconcurrency")
         let first = scanner.readWord()
         return first == "import"
             || (first.flatMap(TraitDeclaration.Access.init) != nil && scanner.readWord() == "import")
@@ -105,6 +125,7 @@ package struct TraitFileParser: Sendable {
         report: (Int, Int, String) -> Void
     ) {
         var scanner = scanner
+        let isPreconcurrency = scanner.skipAttribute("preconcurrency")
         let access = scanner.readWord().flatMap(TraitDeclaration.Access.init)
         if access != nil { _ = scanner.readWord() }
         let column = scanner.column
@@ -113,14 +134,14 @@ package struct TraitFileParser: Sendable {
             report(line, column, "expected a module name after 'import', such as 'import Foundation'")
             return
         }
-        file.imports.append(TraitImport(module: module, access: access, line: line))
+        file.imports.append(TraitImport(module: module, access: access, isPreconcurrency: isPreconcurrency, line: line))
     }
 
     private func parseTrait(
         _ scanner: LineScanner,
         line: Int,
         report: (Int, Int, String) -> Void
-    ) -> TraitDeclaration? {
+    ) -> (TraitDeclaration, nameColumn: Int)? {
         var scanner = scanner
         var access: TraitDeclaration.Access?
         var isReadOnly = false
@@ -190,7 +211,7 @@ package struct TraitFileParser: Sendable {
             report(line, problem.column, problem.message)
             return nil
         }
-        return TraitDeclaration(
+        let trait = TraitDeclaration(
             name: name,
             type: type,
             defaultExpression: expression,
@@ -198,6 +219,7 @@ package struct TraitFileParser: Sendable {
             isReadOnly: isReadOnly,
             line: line
         )
+        return (trait, nameColumn)
     }
 
     private func parseNamedDefault(
@@ -237,13 +259,22 @@ package struct TraitFileParser: Sendable {
             report(line, nameColumn, "duplicate default '\(name)' for trait '\(trait.name)'")
             return
         }
-        let stem = name.uppercasingFirstLetter
-        if let other = trait.namedDefaults.first(where: { $0.name.uppercasingFirstLetter == stem }) {
-            report(
-                line, nameColumn,
-                "default '\(name)' generates the same names as default '\(other.name)' "
-                    + "(default\(stem)\(trait.name.uppercasingFirstLetter)); rename one")
-            return
+        // The injector's members so far, and who generates each.
+        let traitStem = trait.name.uppercasingFirstLetter
+        var members = ["Value": "the injector", trait.name: "trait '\(trait.name)'"]
+        members["default\(traitStem)"] = "trait '\(trait.name)'"
+        for other in trait.namedDefaults {
+            members["\(other.name)\(traitStem)"] = "default '\(other.name)'"
+            members["default\(other.name.uppercasingFirstLetter)\(traitStem)"] = "default '\(other.name)'"
+        }
+        for member in ["\(name)\(traitStem)", "default\(name.uppercasingFirstLetter)\(traitStem)"] {
+            if let owner = members[member] {
+                report(
+                    line, nameColumn,
+                    "default '\(name)' generates '\(traitStem)Injector.\(member)', which \(owner) generates too; "
+                        + "rename one")
+                return
+            }
         }
         file.traits[traitIndex].namedDefaults.append(.init(name: name, expression: expression, line: line))
     }

@@ -65,20 +65,23 @@ package enum TraitGenerator {
     package static func generate(_ file: TraitFile, path: String) -> String {
         // With `InternalImportsByDefault`, imports are as visible as the most visible trait (a
         // `public import` that no public declaration uses is a warning), unless the file says.
-        let widest: TraitDeclaration.Access =
-            file.traits.contains { $0.access == .public }
-            ? .public : file.traits.contains { $0.access == .package } ? .package : .internal
+        let widest = file.traits.map(\.access).max() ?? .internal
         func keyword(_ access: TraitDeclaration.Access) -> String {
             access == .internal ? "import" : "\(access.rawValue) import"
         }
         let context: [String: TemplateValue] = [
-            "source": .text(path.split(separator: "/").last.map(String.init) ?? path),
+            // The file name goes into a `//` comment: no line break may end it early.
+            "source": .text(
+                String((path.split(separator: "/").last.map(String.init) ?? path).map { $0.isNewline ? " " : $0 })),
+            // The file's own `import TraitInjection` (perhaps with a level) replaces the generated one.
+            "importsTraitInjection": .flag(file.imports.contains { $0.module == "TraitInjection" }),
             "importLevels": .flag(widest != .internal || file.imports.contains { $0.access != nil }),
             "importKeyword": .text(keyword(widest)),
             "imports": .list(
                 file.imports.map {
                     [
                         "module": .text($0.module),
+                        "attribute": .text($0.isPreconcurrency ? "@preconcurrency " : ""),
                         // An explicit level is kept as written: `internal import` stays explicit.
                         "keyword": .text($0.access.map { "\($0.rawValue) import" } ?? keyword(widest)),
                         "importLocation": .text(sourceLocation(path, $0.line)),
@@ -117,8 +120,13 @@ package enum TraitGenerator {
 private func sourceLocation(_ path: String, _ line: Int) -> String {
     var literal = ""
     for character in path {
-        if character == "\\" || character == "\"" { literal.append("\\") }
-        literal.append(character)
+        switch character {
+        case "\\", "\"": literal += "\\\(character)"
+        case "\n": literal += "\\n"
+        case "\r": literal += "\\r"
+        case "\r\n": literal += "\\r\\n"
+        default: literal.append(character)
+        }
     }
     // Spelled as `swift format` spells it, so that generated code passes its lint.
     return "#sourceLocation(file:\"\(literal)\",line:\(line))"

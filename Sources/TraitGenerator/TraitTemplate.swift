@@ -4,11 +4,13 @@
 ///
 /// The trait's type is written once, as the injector's `Value`. Every line that can fail to
 /// compile because of what the `.traits` line says sits between `#sourceLocation` directives
-/// naming that line: the type, each default expression, and each declaration or statement that a
-/// type that does not exist or is not `Sendable` breaks (checked by `CompilerDiagnosticTests`).
+/// naming that line: the type, each default expression, and every declaration and statement that
+/// uses the type or the key, which a type that does not exist, is not `Sendable`, or is a generic
+/// without its arguments breaks (checked by `CompilerDiagnosticTests`).
 /// The compiler reports every such error on the `.traits` line, never in generated code. A
 /// directive must directly precede the line it maps, and may stand only between declarations or
-/// statements: so accessors map their bodies, the key's conformance is an extension of its own,
+/// statements: so accessors map their bodies too (which `return` explicitly: an implicit return of
+/// a `Void` value would warn there), the key's conformance is an extension of its own,
 /// and a mapped declaration's doc comment is a `/** … */` on its line (a `///` line above the
 /// directive would not attach to it, and below it would shift the line).
 /// The output tells `swift format` to leave it alone: it would move those comments and directives.
@@ -28,18 +30,22 @@ let traitTemplate = """
 
     {{#importLevels}}
     #if hasFeature(InternalImportsByDefault)
+    {{^importsTraitInjection}}
     {{importKeyword}} TraitInjection
+    {{/importsTraitInjection}}
     {{#imports}}
     {{importLocation}}
-    {{keyword}} {{module}}
+    {{attribute}}{{keyword}} {{module}}
     #sourceLocation()
     {{/imports}}
     #else
     {{/importLevels}}
+    {{^importsTraitInjection}}
     import TraitInjection
+    {{/importsTraitInjection}}
     {{#imports}}
     {{importLocation}}
-    import {{module}}
+    {{attribute}}import {{module}}
     #sourceLocation()
     {{/imports}}
     {{#importLevels}}
@@ -68,11 +74,11 @@ let traitTemplate = """
         #sourceLocation()
     {{/namedDefaults}}
 
-        /// The `{{name}}` an instance starts with, unless its type chooses another.
-        {{access}}static var default{{Name}}: Value {
+        {{location}}
+        /** The `{{name}}` an instance starts with, unless its type chooses another. */ {{access}}static var default{{Name}}: Value {
             get {
                 {{location}}
-                {{name}}.value
+                return {{name}}.value
                 #sourceLocation()
             }
             set {
@@ -83,11 +89,11 @@ let traitTemplate = """
         }
     {{#namedDefaults}}
 
-        /// The `{{variant}}` choice of `{{name}}`, for types that pick their own default.
-        {{access}}static var default{{Variant}}{{Name}}: Value {
+        {{defaultLocation}}
+        /** The `{{variant}}` choice of `{{name}}`, for types that pick their own default. */ {{access}}static var default{{Variant}}{{Name}}: Value {
             get {
                 {{defaultLocation}}
-                {{variant}}{{Name}}.value
+                return {{variant}}{{Name}}.value
                 #sourceLocation()
             }
             set {
@@ -101,7 +107,9 @@ let traitTemplate = """
 
     /// The key under which each instance's `{{name}}` is stored.
     {{access}}enum {{Name}}Trait {
-        {{access}}static var defaultValue: {{Name}}Injector.Value { {{Name}}Injector.default{{Name}} }
+        {{location}}
+        {{access}}static var defaultValue: {{Name}}Injector.Value { return {{Name}}Injector.default{{Name}} }
+        #sourceLocation()
     }
 
     {{location}}
@@ -118,33 +126,30 @@ let traitTemplate = """
     /// }
     /// ```
     {{access}}protocol {{Name}}Injected: Injected {
-        /// The `{{name}}` this instance starts with, read once, on its first access.
-        ///
-        /// Implement it to choose a default from the instance's own state; otherwise it is
-        /// `{{Name}}Injector.default{{Name}}`.
-        var default{{Name}}: {{Name}}Injector.Value { get }
+        {{location}}
+        /** The `{{name}}` this instance starts with, read once: implement it to choose one from the instance's state. */ var default{{Name}}: {{Name}}Injector.Value { get }
+        #sourceLocation()
     }
 
     extension {{Name}}Injected {
-        /// `{{Name}}Injector.default{{Name}}`.
-        {{access}}var default{{Name}}: {{Name}}Injector.Value { {{Name}}Injector.default{{Name}} }
+        {{location}}
+        /** By default, `{{Name}}Injector.default{{Name}}`. */ {{access}}var default{{Name}}: {{Name}}Injector.Value { return {{Name}}Injector.default{{Name}} }
+        #sourceLocation()
 
     {{#readOnly}}
-        /// This instance's `{{name}}`: its `default{{Name}}`, stored on first read and never changed.
-        {{access}}var {{name}}: {{Name}}Injector.Value {
+        {{location}}
+        /** This instance's `{{name}}`: its `default{{Name}}`, stored on first read and never changed. */ {{access}}var {{name}}: {{Name}}Injector.Value {
             {{location}}
-            trait({{Name}}Trait.self, orDefaultTo: default{{Name}})
+            return trait({{Name}}Trait.self, orDefaultTo: default{{Name}})
             #sourceLocation()
         }
     {{/readOnly}}
     {{^readOnly}}
-        /// This instance's `{{name}}`: its `default{{Name}}`, stored on first read, until set.
-        ///
-        /// Setting it on a struct whose copies share its traits gives this copy its own (copy-on-write).
-        {{access}}var {{name}}: {{Name}}Injector.Value {
+        {{location}}
+        /** This instance's `{{name}}`: its `default{{Name}}`, stored on first read, until set (a struct copy that sets it gets its own). */ {{access}}var {{name}}: {{Name}}Injector.Value {
             get {
                 {{location}}
-                trait({{Name}}Trait.self, orDefaultTo: default{{Name}})
+                return trait({{Name}}Trait.self, orDefaultTo: default{{Name}})
                 #sourceLocation()
             }
             set {
@@ -158,11 +163,11 @@ let traitTemplate = """
     {{^readOnly}}
 
     extension {{Name}}Injected where Self: AnyObject {
-        /// This object's `{{name}}`, shared by all references to it and settable through a `let`.
-        {{access}}var {{name}}: {{Name}}Injector.Value {
+        {{location}}
+        /** This object's `{{name}}`, shared by all references to it and settable through a `let`. */ {{access}}var {{name}}: {{Name}}Injector.Value {
             get {
                 {{location}}
-                trait({{Name}}Trait.self, orDefaultTo: default{{Name}})
+                return trait({{Name}}Trait.self, orDefaultTo: default{{Name}})
                 #sourceLocation()
             }
             nonmutating set {

@@ -25,15 +25,18 @@ struct CompilerDiagnosticTests {
                 default other = "two"
             trait largest: Int = max(1)
             readonly trait serial: NoSuchSerial = 0
+            trait list: Array = [1]
+            trait unique: Unique = Unique()
 
             """
         let result = try TypeCheck(
-            traits: traits, support: "final class Cache {}", internalImportsByDefault: internalImportsByDefault)
+            traits: traits, support: "final class Cache {}\nstruct Unique: ~Copyable, Sendable {}",
+            internalImportsByDefault: internalImportsByDefault)
         #expect(result.status != 0)
         for error in result.errors {
             #expect(error.hasPrefix(result.traitsPath + ":"), "an error located outside the .traits file: \(error)")
         }
-        #expect(result.errorLines == [2, 3, 4, 5, 6, 8, 9, 10], "\(result.errors.joined(separator: "\n"))")
+        #expect(result.errorLines == [2, 3, 4, 5, 6, 8, 9, 10, 11, 12], "\(result.errors.joined(separator: "\n"))")
     }
 
     @Test("A module that does not exist is reported on its import line", arguments: [false, true])
@@ -55,6 +58,9 @@ struct CompilerDiagnosticTests {
             // A public trait of a Foundation type: the import is public.
             "import Foundation\npublic trait pet: String = \"Rover\"\n    default wild = \"Wolf\"\n"
                 + "public readonly trait serial: UUID = UUID()\n",
+            // The file imports TraitInjection itself; a Void trait (whose accessors must not warn).
+            "internal import TraitInjection\ntrait pet: String = \"Rover\"\n    default wild = \"Wolf\"\n"
+                + "trait serial: Int = 1\ntrait nothing: Void = ()\n",
             // Package traits only: the imports are package imports.
             "import Foundation\npackage trait pet: String = \"Rover\"\n    default wild = \"Wolf\"\n"
                 + "package readonly trait serial: UUID = UUID()\n",

@@ -41,13 +41,14 @@ struct ParserTests {
         )
     }
 
-    @Test("An import may carry an access level, kept for the generated import")
+    @Test("An import may carry an access level and @preconcurrency, kept for the generated import")
     func importAccessLevels() throws {
         let file = try parse(
             """
             internal import Foundation
             package import Dispatch
             import Synchronization  # no level: as visible as the file's traits
+            @preconcurrency public import Combine
             public trait id: UUID = UUID()
             """
         )
@@ -56,7 +57,11 @@ struct ParserTests {
                 TraitImport(module: "Foundation", access: .internal, line: 1),
                 TraitImport(module: "Dispatch", access: .package, line: 2),
                 TraitImport(module: "Synchronization", line: 3),
+                TraitImport(module: "Combine", access: .public, isPreconcurrency: true, line: 4),
             ])
+        let generated = try TraitGenerator.generate(
+            from: "@preconcurrency import Dispatch\ntrait n: Int = 1", path: "D")
+        #expect(generated.contains("\n@preconcurrency import Dispatch\n"))
     }
 
     @Test("Strings with interpolations and raw strings, block comments, brackets and macros are kept whole")
@@ -65,13 +70,18 @@ struct ParserTests {
             ##"""
             trait tag: String = "a \("b (") c" + #"raw \#("x") " \ "# /* a (comment */ + "\(["]": 1][ "]" ]!)"
             trait origin: [String: (Int, Int)] = [#file: (#line, #column)]
+            trait spaced: String = "\(" # ")" /* # */  # a comment
+            trait typed: Int /* = */ = 1
             """##
         )
         #expect(
             file.traits.map(\.defaultExpression) == [
                 ##""a \("b (") c" + #"raw \#("x") " \ "# /* a (comment */ + "\(["]": 1][ "]" ]!)""##,
                 "[#file: (#line, #column)]",
+                #""\(" # ")" /* # */"#,
+                "1",
             ])
+        #expect(file.traits.last?.type == "Int /* = */")
     }
 
     @Test("Trailing comments on every kind of line; a '#' in a string or starting an expression is kept")
@@ -165,7 +175,35 @@ struct ParserTests {
         ),
         (
             "trait mood: String = \"a\"\n    default calm = \"b\"\n    default Calm = \"c\"",
-            "Pets.traits:3:13: error: default 'Calm' generates the same names as default 'calm' (defaultCalmMood); rename one"
+            "Pets.traits:3:13: error: default 'Calm' generates 'MoodInjector.defaultCalmMood', which default 'calm' generates too; rename one"
+        ),
+        (
+            "trait a: Int = 1\n    default x = 2\n    default defaultX = 3",
+            "Pets.traits:3:13: error: default 'defaultX' generates 'AInjector.defaultXA', which default 'x' generates too; rename one"
+        ),
+        (
+            "internal import TraitInjection\npublic trait count: Int = 1",
+            "Pets.traits:1:1: error: 'internal import TraitInjection' hides the types that public trait 'count' (line 2) exposes; write 'public import TraitInjection' or remove the line"
+        ),
+        (
+            "trait count: Int) = 1",
+            "Pets.traits:1:17: error: ')' in the type of trait 'count' closes nothing opened before it on its line"
+        ),
+        (
+            "trait newValue: Int = 1",
+            "Pets.traits:1:7: error: 'newValue' is a name the generated injector uses itself (its Value type, its setters' newValue, InjectorDefault); choose another name"
+        ),
+        (
+            "readonly trait read: Int = 1\nreadonly trait read: Int = 2",
+            "Pets.traits:2:16: error: duplicate trait 'read'; it is already declared on line 1"
+        ),
+        (
+            "trait aⸯ: Int = 1",
+            "Pets.traits:1:7: error: 'aⸯ' is not a valid Swift identifier; a trait name is a property name, such as 'pet'"
+        ),
+        (
+            "# page\u{0C}\ntrait count: Int = 1\u{0B}\n    default x = (",
+            "Pets.traits:3:17: error: '(' in default 'x' is not closed on its line"
         ),
         // What would leak past its generated line, where the compiler would report it in generated code.
         (

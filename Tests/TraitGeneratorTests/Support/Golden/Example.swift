@@ -18,11 +18,11 @@ struct PetInjector {
     /** The storage of `defaultPet`. */ static let pet = InjectorDefault<Value>(Pet(name: "Rover", species: "Dog"))
     #sourceLocation()
 
-    /// The `pet` an instance starts with, unless its type chooses another.
-    static var defaultPet: Value {
+    #sourceLocation(file:"Example.traits",line:4)
+    /** The `pet` an instance starts with, unless its type chooses another. */ static var defaultPet: Value {
         get {
             #sourceLocation(file:"Example.traits",line:4)
-            pet.value
+            return pet.value
             #sourceLocation()
         }
         set {
@@ -35,7 +35,9 @@ struct PetInjector {
 
 /// The key under which each instance's `pet` is stored.
 enum PetTrait {
-    static var defaultValue: PetInjector.Value { PetInjector.defaultPet }
+    #sourceLocation(file:"Example.traits",line:4)
+    static var defaultValue: PetInjector.Value { return PetInjector.defaultPet }
+    #sourceLocation()
 }
 
 #sourceLocation(file:"Example.traits",line:4)
@@ -52,24 +54,21 @@ extension PetTrait: TraitKey {}
 /// }
 /// ```
 protocol PetInjected: Injected {
-    /// The `pet` this instance starts with, read once, on its first access.
-    ///
-    /// Implement it to choose a default from the instance's own state; otherwise it is
-    /// `PetInjector.defaultPet`.
-    var defaultPet: PetInjector.Value { get }
+    #sourceLocation(file:"Example.traits",line:4)
+    /** The `pet` this instance starts with, read once: implement it to choose one from the instance's state. */ var defaultPet: PetInjector.Value { get }
+    #sourceLocation()
 }
 
 extension PetInjected {
-    /// `PetInjector.defaultPet`.
-    var defaultPet: PetInjector.Value { PetInjector.defaultPet }
+    #sourceLocation(file:"Example.traits",line:4)
+    /** By default, `PetInjector.defaultPet`. */ var defaultPet: PetInjector.Value { return PetInjector.defaultPet }
+    #sourceLocation()
 
-    /// This instance's `pet`: its `defaultPet`, stored on first read, until set.
-    ///
-    /// Setting it on a struct whose copies share its traits gives this copy its own (copy-on-write).
-    var pet: PetInjector.Value {
+    #sourceLocation(file:"Example.traits",line:4)
+    /** This instance's `pet`: its `defaultPet`, stored on first read, until set (a struct copy that sets it gets its own). */ var pet: PetInjector.Value {
         get {
             #sourceLocation(file:"Example.traits",line:4)
-            trait(PetTrait.self, orDefaultTo: defaultPet)
+            return trait(PetTrait.self, orDefaultTo: defaultPet)
             #sourceLocation()
         }
         set {
@@ -81,11 +80,11 @@ extension PetInjected {
 }
 
 extension PetInjected where Self: AnyObject {
-    /// This object's `pet`, shared by all references to it and settable through a `let`.
-    var pet: PetInjector.Value {
+    #sourceLocation(file:"Example.traits",line:4)
+    /** This object's `pet`, shared by all references to it and settable through a `let`. */ var pet: PetInjector.Value {
         get {
             #sourceLocation(file:"Example.traits",line:4)
-            trait(PetTrait.self, orDefaultTo: defaultPet)
+            return trait(PetTrait.self, orDefaultTo: defaultPet)
             #sourceLocation()
         }
         nonmutating set {
@@ -119,11 +118,11 @@ struct CatchphraseInjector {
     /** The storage of `defaultSeriousCatchphrase`. */ static let seriousCatchphrase = InjectorDefault<Value>("I think, therefore I am")
     #sourceLocation()
 
-    /// The `catchphrase` an instance starts with, unless its type chooses another.
-    static var defaultCatchphrase: Value {
+    #sourceLocation(file:"Example.traits",line:6)
+    /** The `catchphrase` an instance starts with, unless its type chooses another. */ static var defaultCatchphrase: Value {
         get {
             #sourceLocation(file:"Example.traits",line:6)
-            catchphrase.value
+            return catchphrase.value
             #sourceLocation()
         }
         set {
@@ -133,11 +132,11 @@ struct CatchphraseInjector {
         }
     }
 
-    /// The `comical` choice of `catchphrase`, for types that pick their own default.
-    static var defaultComicalCatchphrase: Value {
+    #sourceLocation(file:"Example.traits",line:7)
+    /** The `comical` choice of `catchphrase`, for types that pick their own default. */ static var defaultComicalCatchphrase: Value {
         get {
             #sourceLocation(file:"Example.traits",line:7)
-            comicalCatchphrase.value
+            return comicalCatchphrase.value
             #sourceLocation()
         }
         set {
@@ -147,11 +146,11 @@ struct CatchphraseInjector {
         }
     }
 
-    /// The `serious` choice of `catchphrase`, for types that pick their own default.
-    static var defaultSeriousCatchphrase: Value {
+    #sourceLocation(file:"Example.traits",line:8)
+    /** The `serious` choice of `catchphrase`, for types that pick their own default. */ static var defaultSeriousCatchphrase: Value {
         get {
             #sourceLocation(file:"Example.traits",line:8)
-            seriousCatchphrase.value
+            return seriousCatchphrase.value
             #sourceLocation()
         }
         set {
@@ -164,7 +163,9 @@ struct CatchphraseInjector {
 
 /// The key under which each instance's `catchphrase` is stored.
 enum CatchphraseTrait {
-    static var defaultValue: CatchphraseInjector.Value { CatchphraseInjector.defaultCatchphrase }
+    #sourceLocation(file:"Example.traits",line:6)
+    static var defaultValue: CatchphraseInjector.Value { return CatchphraseInjector.defaultCatchphrase }
+    #sourceLocation()
 }
 
 #sourceLocation(file:"Example.traits",line:6)
@@ -181,24 +182,21 @@ extension CatchphraseTrait: TraitKey {}
 /// }
 /// ```
 protocol CatchphraseInjected: Injected {
-    /// The `catchphrase` this instance starts with, read once, on its first access.
-    ///
-    /// Implement it to choose a default from the instance's own state; otherwise it is
-    /// `CatchphraseInjector.defaultCatchphrase`.
-    var defaultCatchphrase: CatchphraseInjector.Value { get }
+    #sourceLocation(file:"Example.traits",line:6)
+    /** The `catchphrase` this instance starts with, read once: implement it to choose one from the instance's state. */ var defaultCatchphrase: CatchphraseInjector.Value { get }
+    #sourceLocation()
 }
 
 extension CatchphraseInjected {
-    /// `CatchphraseInjector.defaultCatchphrase`.
-    var defaultCatchphrase: CatchphraseInjector.Value { CatchphraseInjector.defaultCatchphrase }
+    #sourceLocation(file:"Example.traits",line:6)
+    /** By default, `CatchphraseInjector.defaultCatchphrase`. */ var defaultCatchphrase: CatchphraseInjector.Value { return CatchphraseInjector.defaultCatchphrase }
+    #sourceLocation()
 
-    /// This instance's `catchphrase`: its `defaultCatchphrase`, stored on first read, until set.
-    ///
-    /// Setting it on a struct whose copies share its traits gives this copy its own (copy-on-write).
-    var catchphrase: CatchphraseInjector.Value {
+    #sourceLocation(file:"Example.traits",line:6)
+    /** This instance's `catchphrase`: its `defaultCatchphrase`, stored on first read, until set (a struct copy that sets it gets its own). */ var catchphrase: CatchphraseInjector.Value {
         get {
             #sourceLocation(file:"Example.traits",line:6)
-            trait(CatchphraseTrait.self, orDefaultTo: defaultCatchphrase)
+            return trait(CatchphraseTrait.self, orDefaultTo: defaultCatchphrase)
             #sourceLocation()
         }
         set {
@@ -210,11 +208,11 @@ extension CatchphraseInjected {
 }
 
 extension CatchphraseInjected where Self: AnyObject {
-    /// This object's `catchphrase`, shared by all references to it and settable through a `let`.
-    var catchphrase: CatchphraseInjector.Value {
+    #sourceLocation(file:"Example.traits",line:6)
+    /** This object's `catchphrase`, shared by all references to it and settable through a `let`. */ var catchphrase: CatchphraseInjector.Value {
         get {
             #sourceLocation(file:"Example.traits",line:6)
-            trait(CatchphraseTrait.self, orDefaultTo: defaultCatchphrase)
+            return trait(CatchphraseTrait.self, orDefaultTo: defaultCatchphrase)
             #sourceLocation()
         }
         nonmutating set {

@@ -22,11 +22,11 @@ struct ToyInjector {
     /** The storage of `defaultToy`. */ static let toy = InjectorDefault<Value>("ball")
     #sourceLocation()
 
-    /// The `toy` an instance starts with, unless its type chooses another.
-    static var defaultToy: Value {
+    #sourceLocation(file:"Fixtures.traits",line:3)
+    /** The `toy` an instance starts with, unless its type chooses another. */ static var defaultToy: Value {
         get {
             #sourceLocation(file:"Fixtures.traits",line:3)
-            toy.value
+            return toy.value
             #sourceLocation()
         }
         set {
@@ -39,7 +39,9 @@ struct ToyInjector {
 
 /// The key under which each instance's `toy` is stored.
 enum ToyTrait {
-    static var defaultValue: ToyInjector.Value { ToyInjector.defaultToy }
+    #sourceLocation(file:"Fixtures.traits",line:3)
+    static var defaultValue: ToyInjector.Value { return ToyInjector.defaultToy }
+    #sourceLocation()
 }
 
 #sourceLocation(file:"Fixtures.traits",line:3)
@@ -56,24 +58,21 @@ extension ToyTrait: TraitKey {}
 /// }
 /// ```
 protocol ToyInjected: Injected {
-    /// The `toy` this instance starts with, read once, on its first access.
-    ///
-    /// Implement it to choose a default from the instance's own state; otherwise it is
-    /// `ToyInjector.defaultToy`.
-    var defaultToy: ToyInjector.Value { get }
+    #sourceLocation(file:"Fixtures.traits",line:3)
+    /** The `toy` this instance starts with, read once: implement it to choose one from the instance's state. */ var defaultToy: ToyInjector.Value { get }
+    #sourceLocation()
 }
 
 extension ToyInjected {
-    /// `ToyInjector.defaultToy`.
-    var defaultToy: ToyInjector.Value { ToyInjector.defaultToy }
+    #sourceLocation(file:"Fixtures.traits",line:3)
+    /** By default, `ToyInjector.defaultToy`. */ var defaultToy: ToyInjector.Value { return ToyInjector.defaultToy }
+    #sourceLocation()
 
-    /// This instance's `toy`: its `defaultToy`, stored on first read, until set.
-    ///
-    /// Setting it on a struct whose copies share its traits gives this copy its own (copy-on-write).
-    var toy: ToyInjector.Value {
+    #sourceLocation(file:"Fixtures.traits",line:3)
+    /** This instance's `toy`: its `defaultToy`, stored on first read, until set (a struct copy that sets it gets its own). */ var toy: ToyInjector.Value {
         get {
             #sourceLocation(file:"Fixtures.traits",line:3)
-            trait(ToyTrait.self, orDefaultTo: defaultToy)
+            return trait(ToyTrait.self, orDefaultTo: defaultToy)
             #sourceLocation()
         }
         set {
@@ -85,11 +84,11 @@ extension ToyInjected {
 }
 
 extension ToyInjected where Self: AnyObject {
-    /// This object's `toy`, shared by all references to it and settable through a `let`.
-    var toy: ToyInjector.Value {
+    #sourceLocation(file:"Fixtures.traits",line:3)
+    /** This object's `toy`, shared by all references to it and settable through a `let`. */ var toy: ToyInjector.Value {
         get {
             #sourceLocation(file:"Fixtures.traits",line:3)
-            trait(ToyTrait.self, orDefaultTo: defaultToy)
+            return trait(ToyTrait.self, orDefaultTo: defaultToy)
             #sourceLocation()
         }
         nonmutating set {
@@ -115,11 +114,11 @@ public struct BadgeInjector {
     /** The storage of `defaultBadge`. */ public static let badge = InjectorDefault<Value>(7)
     #sourceLocation()
 
-    /// The `badge` an instance starts with, unless its type chooses another.
-    public static var defaultBadge: Value {
+    #sourceLocation(file:"Fixtures.traits",line:5)
+    /** The `badge` an instance starts with, unless its type chooses another. */ public static var defaultBadge: Value {
         get {
             #sourceLocation(file:"Fixtures.traits",line:5)
-            badge.value
+            return badge.value
             #sourceLocation()
         }
         set {
@@ -132,7 +131,9 @@ public struct BadgeInjector {
 
 /// The key under which each instance's `badge` is stored.
 public enum BadgeTrait {
-    public static var defaultValue: BadgeInjector.Value { BadgeInjector.defaultBadge }
+    #sourceLocation(file:"Fixtures.traits",line:5)
+    public static var defaultValue: BadgeInjector.Value { return BadgeInjector.defaultBadge }
+    #sourceLocation()
 }
 
 #sourceLocation(file:"Fixtures.traits",line:5)
@@ -149,24 +150,21 @@ extension BadgeTrait: TraitKey {}
 /// }
 /// ```
 public protocol BadgeInjected: Injected {
-    /// The `badge` this instance starts with, read once, on its first access.
-    ///
-    /// Implement it to choose a default from the instance's own state; otherwise it is
-    /// `BadgeInjector.defaultBadge`.
-    var defaultBadge: BadgeInjector.Value { get }
+    #sourceLocation(file:"Fixtures.traits",line:5)
+    /** The `badge` this instance starts with, read once: implement it to choose one from the instance's state. */ var defaultBadge: BadgeInjector.Value { get }
+    #sourceLocation()
 }
 
 extension BadgeInjected {
-    /// `BadgeInjector.defaultBadge`.
-    public var defaultBadge: BadgeInjector.Value { BadgeInjector.defaultBadge }
+    #sourceLocation(file:"Fixtures.traits",line:5)
+    /** By default, `BadgeInjector.defaultBadge`. */ public var defaultBadge: BadgeInjector.Value { return BadgeInjector.defaultBadge }
+    #sourceLocation()
 
-    /// This instance's `badge`: its `defaultBadge`, stored on first read, until set.
-    ///
-    /// Setting it on a struct whose copies share its traits gives this copy its own (copy-on-write).
-    public var badge: BadgeInjector.Value {
+    #sourceLocation(file:"Fixtures.traits",line:5)
+    /** This instance's `badge`: its `defaultBadge`, stored on first read, until set (a struct copy that sets it gets its own). */ public var badge: BadgeInjector.Value {
         get {
             #sourceLocation(file:"Fixtures.traits",line:5)
-            trait(BadgeTrait.self, orDefaultTo: defaultBadge)
+            return trait(BadgeTrait.self, orDefaultTo: defaultBadge)
             #sourceLocation()
         }
         set {
@@ -178,11 +176,11 @@ extension BadgeInjected {
 }
 
 extension BadgeInjected where Self: AnyObject {
-    /// This object's `badge`, shared by all references to it and settable through a `let`.
-    public var badge: BadgeInjector.Value {
+    #sourceLocation(file:"Fixtures.traits",line:5)
+    /** This object's `badge`, shared by all references to it and settable through a `let`. */ public var badge: BadgeInjector.Value {
         get {
             #sourceLocation(file:"Fixtures.traits",line:5)
-            trait(BadgeTrait.self, orDefaultTo: defaultBadge)
+            return trait(BadgeTrait.self, orDefaultTo: defaultBadge)
             #sourceLocation()
         }
         nonmutating set {
@@ -208,11 +206,11 @@ struct SerialInjector {
     /** The storage of `defaultSerial`. */ static let serial = InjectorDefault<Value>(42)
     #sourceLocation()
 
-    /// The `serial` an instance starts with, unless its type chooses another.
-    static var defaultSerial: Value {
+    #sourceLocation(file:"Fixtures.traits",line:7)
+    /** The `serial` an instance starts with, unless its type chooses another. */ static var defaultSerial: Value {
         get {
             #sourceLocation(file:"Fixtures.traits",line:7)
-            serial.value
+            return serial.value
             #sourceLocation()
         }
         set {
@@ -225,7 +223,9 @@ struct SerialInjector {
 
 /// The key under which each instance's `serial` is stored.
 enum SerialTrait {
-    static var defaultValue: SerialInjector.Value { SerialInjector.defaultSerial }
+    #sourceLocation(file:"Fixtures.traits",line:7)
+    static var defaultValue: SerialInjector.Value { return SerialInjector.defaultSerial }
+    #sourceLocation()
 }
 
 #sourceLocation(file:"Fixtures.traits",line:7)
@@ -242,21 +242,20 @@ extension SerialTrait: TraitKey {}
 /// }
 /// ```
 protocol SerialInjected: Injected {
-    /// The `serial` this instance starts with, read once, on its first access.
-    ///
-    /// Implement it to choose a default from the instance's own state; otherwise it is
-    /// `SerialInjector.defaultSerial`.
-    var defaultSerial: SerialInjector.Value { get }
+    #sourceLocation(file:"Fixtures.traits",line:7)
+    /** The `serial` this instance starts with, read once: implement it to choose one from the instance's state. */ var defaultSerial: SerialInjector.Value { get }
+    #sourceLocation()
 }
 
 extension SerialInjected {
-    /// `SerialInjector.defaultSerial`.
-    var defaultSerial: SerialInjector.Value { SerialInjector.defaultSerial }
+    #sourceLocation(file:"Fixtures.traits",line:7)
+    /** By default, `SerialInjector.defaultSerial`. */ var defaultSerial: SerialInjector.Value { return SerialInjector.defaultSerial }
+    #sourceLocation()
 
-    /// This instance's `serial`: its `defaultSerial`, stored on first read and never changed.
-    var serial: SerialInjector.Value {
+    #sourceLocation(file:"Fixtures.traits",line:7)
+    /** This instance's `serial`: its `defaultSerial`, stored on first read and never changed. */ var serial: SerialInjector.Value {
         #sourceLocation(file:"Fixtures.traits",line:7)
-        trait(SerialTrait.self, orDefaultTo: defaultSerial)
+        return trait(SerialTrait.self, orDefaultTo: defaultSerial)
         #sourceLocation()
     }
 }
@@ -284,11 +283,11 @@ struct MoodInjector {
     /** The storage of `defaultGrumpyMood`. */ static let grumpyMood = InjectorDefault<Value>("stormy")
     #sourceLocation()
 
-    /// The `mood` an instance starts with, unless its type chooses another.
-    static var defaultMood: Value {
+    #sourceLocation(file:"Fixtures.traits",line:9)
+    /** The `mood` an instance starts with, unless its type chooses another. */ static var defaultMood: Value {
         get {
             #sourceLocation(file:"Fixtures.traits",line:9)
-            mood.value
+            return mood.value
             #sourceLocation()
         }
         set {
@@ -298,11 +297,11 @@ struct MoodInjector {
         }
     }
 
-    /// The `cheerful` choice of `mood`, for types that pick their own default.
-    static var defaultCheerfulMood: Value {
+    #sourceLocation(file:"Fixtures.traits",line:10)
+    /** The `cheerful` choice of `mood`, for types that pick their own default. */ static var defaultCheerfulMood: Value {
         get {
             #sourceLocation(file:"Fixtures.traits",line:10)
-            cheerfulMood.value
+            return cheerfulMood.value
             #sourceLocation()
         }
         set {
@@ -312,11 +311,11 @@ struct MoodInjector {
         }
     }
 
-    /// The `grumpy` choice of `mood`, for types that pick their own default.
-    static var defaultGrumpyMood: Value {
+    #sourceLocation(file:"Fixtures.traits",line:11)
+    /** The `grumpy` choice of `mood`, for types that pick their own default. */ static var defaultGrumpyMood: Value {
         get {
             #sourceLocation(file:"Fixtures.traits",line:11)
-            grumpyMood.value
+            return grumpyMood.value
             #sourceLocation()
         }
         set {
@@ -329,7 +328,9 @@ struct MoodInjector {
 
 /// The key under which each instance's `mood` is stored.
 enum MoodTrait {
-    static var defaultValue: MoodInjector.Value { MoodInjector.defaultMood }
+    #sourceLocation(file:"Fixtures.traits",line:9)
+    static var defaultValue: MoodInjector.Value { return MoodInjector.defaultMood }
+    #sourceLocation()
 }
 
 #sourceLocation(file:"Fixtures.traits",line:9)
@@ -346,24 +347,21 @@ extension MoodTrait: TraitKey {}
 /// }
 /// ```
 protocol MoodInjected: Injected {
-    /// The `mood` this instance starts with, read once, on its first access.
-    ///
-    /// Implement it to choose a default from the instance's own state; otherwise it is
-    /// `MoodInjector.defaultMood`.
-    var defaultMood: MoodInjector.Value { get }
+    #sourceLocation(file:"Fixtures.traits",line:9)
+    /** The `mood` this instance starts with, read once: implement it to choose one from the instance's state. */ var defaultMood: MoodInjector.Value { get }
+    #sourceLocation()
 }
 
 extension MoodInjected {
-    /// `MoodInjector.defaultMood`.
-    var defaultMood: MoodInjector.Value { MoodInjector.defaultMood }
+    #sourceLocation(file:"Fixtures.traits",line:9)
+    /** By default, `MoodInjector.defaultMood`. */ var defaultMood: MoodInjector.Value { return MoodInjector.defaultMood }
+    #sourceLocation()
 
-    /// This instance's `mood`: its `defaultMood`, stored on first read, until set.
-    ///
-    /// Setting it on a struct whose copies share its traits gives this copy its own (copy-on-write).
-    var mood: MoodInjector.Value {
+    #sourceLocation(file:"Fixtures.traits",line:9)
+    /** This instance's `mood`: its `defaultMood`, stored on first read, until set (a struct copy that sets it gets its own). */ var mood: MoodInjector.Value {
         get {
             #sourceLocation(file:"Fixtures.traits",line:9)
-            trait(MoodTrait.self, orDefaultTo: defaultMood)
+            return trait(MoodTrait.self, orDefaultTo: defaultMood)
             #sourceLocation()
         }
         set {
@@ -375,11 +373,11 @@ extension MoodInjected {
 }
 
 extension MoodInjected where Self: AnyObject {
-    /// This object's `mood`, shared by all references to it and settable through a `let`.
-    var mood: MoodInjector.Value {
+    #sourceLocation(file:"Fixtures.traits",line:9)
+    /** This object's `mood`, shared by all references to it and settable through a `let`. */ var mood: MoodInjector.Value {
         get {
             #sourceLocation(file:"Fixtures.traits",line:9)
-            trait(MoodTrait.self, orDefaultTo: defaultMood)
+            return trait(MoodTrait.self, orDefaultTo: defaultMood)
             #sourceLocation()
         }
         nonmutating set {
@@ -405,11 +403,11 @@ struct FavouritesInjector {
     /** The storage of `defaultFavourites`. */ static let favourites = InjectorDefault<Value>([])
     #sourceLocation()
 
-    /// The `favourites` an instance starts with, unless its type chooses another.
-    static var defaultFavourites: Value {
+    #sourceLocation(file:"Fixtures.traits",line:13)
+    /** The `favourites` an instance starts with, unless its type chooses another. */ static var defaultFavourites: Value {
         get {
             #sourceLocation(file:"Fixtures.traits",line:13)
-            favourites.value
+            return favourites.value
             #sourceLocation()
         }
         set {
@@ -422,7 +420,9 @@ struct FavouritesInjector {
 
 /// The key under which each instance's `favourites` is stored.
 enum FavouritesTrait {
-    static var defaultValue: FavouritesInjector.Value { FavouritesInjector.defaultFavourites }
+    #sourceLocation(file:"Fixtures.traits",line:13)
+    static var defaultValue: FavouritesInjector.Value { return FavouritesInjector.defaultFavourites }
+    #sourceLocation()
 }
 
 #sourceLocation(file:"Fixtures.traits",line:13)
@@ -439,24 +439,21 @@ extension FavouritesTrait: TraitKey {}
 /// }
 /// ```
 protocol FavouritesInjected: Injected {
-    /// The `favourites` this instance starts with, read once, on its first access.
-    ///
-    /// Implement it to choose a default from the instance's own state; otherwise it is
-    /// `FavouritesInjector.defaultFavourites`.
-    var defaultFavourites: FavouritesInjector.Value { get }
+    #sourceLocation(file:"Fixtures.traits",line:13)
+    /** The `favourites` this instance starts with, read once: implement it to choose one from the instance's state. */ var defaultFavourites: FavouritesInjector.Value { get }
+    #sourceLocation()
 }
 
 extension FavouritesInjected {
-    /// `FavouritesInjector.defaultFavourites`.
-    var defaultFavourites: FavouritesInjector.Value { FavouritesInjector.defaultFavourites }
+    #sourceLocation(file:"Fixtures.traits",line:13)
+    /** By default, `FavouritesInjector.defaultFavourites`. */ var defaultFavourites: FavouritesInjector.Value { return FavouritesInjector.defaultFavourites }
+    #sourceLocation()
 
-    /// This instance's `favourites`: its `defaultFavourites`, stored on first read, until set.
-    ///
-    /// Setting it on a struct whose copies share its traits gives this copy its own (copy-on-write).
-    var favourites: FavouritesInjector.Value {
+    #sourceLocation(file:"Fixtures.traits",line:13)
+    /** This instance's `favourites`: its `defaultFavourites`, stored on first read, until set (a struct copy that sets it gets its own). */ var favourites: FavouritesInjector.Value {
         get {
             #sourceLocation(file:"Fixtures.traits",line:13)
-            trait(FavouritesTrait.self, orDefaultTo: defaultFavourites)
+            return trait(FavouritesTrait.self, orDefaultTo: defaultFavourites)
             #sourceLocation()
         }
         set {
@@ -468,11 +465,11 @@ extension FavouritesInjected {
 }
 
 extension FavouritesInjected where Self: AnyObject {
-    /// This object's `favourites`, shared by all references to it and settable through a `let`.
-    var favourites: FavouritesInjector.Value {
+    #sourceLocation(file:"Fixtures.traits",line:13)
+    /** This object's `favourites`, shared by all references to it and settable through a `let`. */ var favourites: FavouritesInjector.Value {
         get {
             #sourceLocation(file:"Fixtures.traits",line:13)
-            trait(FavouritesTrait.self, orDefaultTo: defaultFavourites)
+            return trait(FavouritesTrait.self, orDefaultTo: defaultFavourites)
             #sourceLocation()
         }
         nonmutating set {

@@ -22,11 +22,11 @@ struct PetInjector {
     /** The storage of `defaultPet`. */ static let pet = InjectorDefault<Value>(Pet(name: "Rover", species: "Dog"))
     #sourceLocation()
 
-    /// The `pet` an instance starts with, unless its type chooses another.
-    static var defaultPet: Value {
+    #sourceLocation(file:"README.traits",line:2)
+    /** The `pet` an instance starts with, unless its type chooses another. */ static var defaultPet: Value {
         get {
             #sourceLocation(file:"README.traits",line:2)
-            pet.value
+            return pet.value
             #sourceLocation()
         }
         set {
@@ -39,7 +39,9 @@ struct PetInjector {
 
 /// The key under which each instance's `pet` is stored.
 enum PetTrait {
-    static var defaultValue: PetInjector.Value { PetInjector.defaultPet }
+    #sourceLocation(file:"README.traits",line:2)
+    static var defaultValue: PetInjector.Value { return PetInjector.defaultPet }
+    #sourceLocation()
 }
 
 #sourceLocation(file:"README.traits",line:2)
@@ -56,24 +58,21 @@ extension PetTrait: TraitKey {}
 /// }
 /// ```
 protocol PetInjected: Injected {
-    /// The `pet` this instance starts with, read once, on its first access.
-    ///
-    /// Implement it to choose a default from the instance's own state; otherwise it is
-    /// `PetInjector.defaultPet`.
-    var defaultPet: PetInjector.Value { get }
+    #sourceLocation(file:"README.traits",line:2)
+    /** The `pet` this instance starts with, read once: implement it to choose one from the instance's state. */ var defaultPet: PetInjector.Value { get }
+    #sourceLocation()
 }
 
 extension PetInjected {
-    /// `PetInjector.defaultPet`.
-    var defaultPet: PetInjector.Value { PetInjector.defaultPet }
+    #sourceLocation(file:"README.traits",line:2)
+    /** By default, `PetInjector.defaultPet`. */ var defaultPet: PetInjector.Value { return PetInjector.defaultPet }
+    #sourceLocation()
 
-    /// This instance's `pet`: its `defaultPet`, stored on first read, until set.
-    ///
-    /// Setting it on a struct whose copies share its traits gives this copy its own (copy-on-write).
-    var pet: PetInjector.Value {
+    #sourceLocation(file:"README.traits",line:2)
+    /** This instance's `pet`: its `defaultPet`, stored on first read, until set (a struct copy that sets it gets its own). */ var pet: PetInjector.Value {
         get {
             #sourceLocation(file:"README.traits",line:2)
-            trait(PetTrait.self, orDefaultTo: defaultPet)
+            return trait(PetTrait.self, orDefaultTo: defaultPet)
             #sourceLocation()
         }
         set {
@@ -85,11 +84,11 @@ extension PetInjected {
 }
 
 extension PetInjected where Self: AnyObject {
-    /// This object's `pet`, shared by all references to it and settable through a `let`.
-    var pet: PetInjector.Value {
+    #sourceLocation(file:"README.traits",line:2)
+    /** This object's `pet`, shared by all references to it and settable through a `let`. */ var pet: PetInjector.Value {
         get {
             #sourceLocation(file:"README.traits",line:2)
-            trait(PetTrait.self, orDefaultTo: defaultPet)
+            return trait(PetTrait.self, orDefaultTo: defaultPet)
             #sourceLocation()
         }
         nonmutating set {
@@ -115,11 +114,11 @@ public struct SerialInjector {
     /** The storage of `defaultSerial`. */ public static let serial = InjectorDefault<Value>(0)
     #sourceLocation()
 
-    /// The `serial` an instance starts with, unless its type chooses another.
-    public static var defaultSerial: Value {
+    #sourceLocation(file:"README.traits",line:3)
+    /** The `serial` an instance starts with, unless its type chooses another. */ public static var defaultSerial: Value {
         get {
             #sourceLocation(file:"README.traits",line:3)
-            serial.value
+            return serial.value
             #sourceLocation()
         }
         set {
@@ -132,7 +131,9 @@ public struct SerialInjector {
 
 /// The key under which each instance's `serial` is stored.
 public enum SerialTrait {
-    public static var defaultValue: SerialInjector.Value { SerialInjector.defaultSerial }
+    #sourceLocation(file:"README.traits",line:3)
+    public static var defaultValue: SerialInjector.Value { return SerialInjector.defaultSerial }
+    #sourceLocation()
 }
 
 #sourceLocation(file:"README.traits",line:3)
@@ -149,21 +150,20 @@ extension SerialTrait: TraitKey {}
 /// }
 /// ```
 public protocol SerialInjected: Injected {
-    /// The `serial` this instance starts with, read once, on its first access.
-    ///
-    /// Implement it to choose a default from the instance's own state; otherwise it is
-    /// `SerialInjector.defaultSerial`.
-    var defaultSerial: SerialInjector.Value { get }
+    #sourceLocation(file:"README.traits",line:3)
+    /** The `serial` this instance starts with, read once: implement it to choose one from the instance's state. */ var defaultSerial: SerialInjector.Value { get }
+    #sourceLocation()
 }
 
 extension SerialInjected {
-    /// `SerialInjector.defaultSerial`.
-    public var defaultSerial: SerialInjector.Value { SerialInjector.defaultSerial }
+    #sourceLocation(file:"README.traits",line:3)
+    /** By default, `SerialInjector.defaultSerial`. */ public var defaultSerial: SerialInjector.Value { return SerialInjector.defaultSerial }
+    #sourceLocation()
 
-    /// This instance's `serial`: its `defaultSerial`, stored on first read and never changed.
-    public var serial: SerialInjector.Value {
+    #sourceLocation(file:"README.traits",line:3)
+    /** This instance's `serial`: its `defaultSerial`, stored on first read and never changed. */ public var serial: SerialInjector.Value {
         #sourceLocation(file:"README.traits",line:3)
-        trait(SerialTrait.self, orDefaultTo: defaultSerial)
+        return trait(SerialTrait.self, orDefaultTo: defaultSerial)
         #sourceLocation()
     }
 }
@@ -187,11 +187,11 @@ struct CatchphraseInjector {
     /** The storage of `defaultComicalCatchphrase`. */ static let comicalCatchphrase = InjectorDefault<Value>("'Tis but a scratch!")
     #sourceLocation()
 
-    /// The `catchphrase` an instance starts with, unless its type chooses another.
-    static var defaultCatchphrase: Value {
+    #sourceLocation(file:"README.traits",line:4)
+    /** The `catchphrase` an instance starts with, unless its type chooses another. */ static var defaultCatchphrase: Value {
         get {
             #sourceLocation(file:"README.traits",line:4)
-            catchphrase.value
+            return catchphrase.value
             #sourceLocation()
         }
         set {
@@ -201,11 +201,11 @@ struct CatchphraseInjector {
         }
     }
 
-    /// The `comical` choice of `catchphrase`, for types that pick their own default.
-    static var defaultComicalCatchphrase: Value {
+    #sourceLocation(file:"README.traits",line:5)
+    /** The `comical` choice of `catchphrase`, for types that pick their own default. */ static var defaultComicalCatchphrase: Value {
         get {
             #sourceLocation(file:"README.traits",line:5)
-            comicalCatchphrase.value
+            return comicalCatchphrase.value
             #sourceLocation()
         }
         set {
@@ -218,7 +218,9 @@ struct CatchphraseInjector {
 
 /// The key under which each instance's `catchphrase` is stored.
 enum CatchphraseTrait {
-    static var defaultValue: CatchphraseInjector.Value { CatchphraseInjector.defaultCatchphrase }
+    #sourceLocation(file:"README.traits",line:4)
+    static var defaultValue: CatchphraseInjector.Value { return CatchphraseInjector.defaultCatchphrase }
+    #sourceLocation()
 }
 
 #sourceLocation(file:"README.traits",line:4)
@@ -235,24 +237,21 @@ extension CatchphraseTrait: TraitKey {}
 /// }
 /// ```
 protocol CatchphraseInjected: Injected {
-    /// The `catchphrase` this instance starts with, read once, on its first access.
-    ///
-    /// Implement it to choose a default from the instance's own state; otherwise it is
-    /// `CatchphraseInjector.defaultCatchphrase`.
-    var defaultCatchphrase: CatchphraseInjector.Value { get }
+    #sourceLocation(file:"README.traits",line:4)
+    /** The `catchphrase` this instance starts with, read once: implement it to choose one from the instance's state. */ var defaultCatchphrase: CatchphraseInjector.Value { get }
+    #sourceLocation()
 }
 
 extension CatchphraseInjected {
-    /// `CatchphraseInjector.defaultCatchphrase`.
-    var defaultCatchphrase: CatchphraseInjector.Value { CatchphraseInjector.defaultCatchphrase }
+    #sourceLocation(file:"README.traits",line:4)
+    /** By default, `CatchphraseInjector.defaultCatchphrase`. */ var defaultCatchphrase: CatchphraseInjector.Value { return CatchphraseInjector.defaultCatchphrase }
+    #sourceLocation()
 
-    /// This instance's `catchphrase`: its `defaultCatchphrase`, stored on first read, until set.
-    ///
-    /// Setting it on a struct whose copies share its traits gives this copy its own (copy-on-write).
-    var catchphrase: CatchphraseInjector.Value {
+    #sourceLocation(file:"README.traits",line:4)
+    /** This instance's `catchphrase`: its `defaultCatchphrase`, stored on first read, until set (a struct copy that sets it gets its own). */ var catchphrase: CatchphraseInjector.Value {
         get {
             #sourceLocation(file:"README.traits",line:4)
-            trait(CatchphraseTrait.self, orDefaultTo: defaultCatchphrase)
+            return trait(CatchphraseTrait.self, orDefaultTo: defaultCatchphrase)
             #sourceLocation()
         }
         set {
@@ -264,11 +263,11 @@ extension CatchphraseInjected {
 }
 
 extension CatchphraseInjected where Self: AnyObject {
-    /// This object's `catchphrase`, shared by all references to it and settable through a `let`.
-    var catchphrase: CatchphraseInjector.Value {
+    #sourceLocation(file:"README.traits",line:4)
+    /** This object's `catchphrase`, shared by all references to it and settable through a `let`. */ var catchphrase: CatchphraseInjector.Value {
         get {
             #sourceLocation(file:"README.traits",line:4)
-            trait(CatchphraseTrait.self, orDefaultTo: defaultCatchphrase)
+            return trait(CatchphraseTrait.self, orDefaultTo: defaultCatchphrase)
             #sourceLocation()
         }
         nonmutating set {
