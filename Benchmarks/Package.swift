@@ -13,7 +13,10 @@ let package = Package(
         .package(url: "https://github.com/Swinject/Swinject", exact: "2.10.0"),
     ],
     targets: [
-        benchmarkTarget("TraitBenchmarks"),
+        benchmarkTarget(
+            "TraitBenchmarks",
+            also: ["LibrarySubject", "LockedSlotSubject"]
+        ),
         benchmarkTarget("InjectBenchmarks"),
         benchmarkTarget(
             "ContainerBenchmarks",
@@ -24,7 +27,8 @@ let package = Package(
         ),
 
         // The technique split (README.md): the library with one technique swapped for its plain
-        // baseline, and the same rows' code (`Subjects/Shared/Subject.swift`) on each build.
+        // baseline, and the same rows' code (`Subjects/Shared/Subject.swift` for the container,
+        // `Subjects/Shared/TraitSubject.swift` for the trait store) on each build.
         .target(
             name: "LibrarySubject",
             dependencies: [.product(name: "TraitInjection", package: "TraitInjection")],
@@ -37,7 +41,9 @@ let package = Package(
         + variant("NewContext", replacing: "Internal/Container/ResolutionContext+Threads.swift")
         // The library as shipped, with exclusivity checks off everywhere (the most that
         // `@exclusivity(unchecked)` on the resolution context's properties could save).
-        + variant("UncheckedExclusivity", flags: ["-enforce-exclusivity=unchecked"]),
+        + variant("UncheckedExclusivity", flags: ["-enforce-exclusivity=unchecked"])
+        // The trait store's techniques (`Subjects/Shared/TraitSubject.swift`).
+        + variant("LockedSlot", replacing: "Traits/TraitSlot.swift"),
     swiftLanguageModes: [.v6]
 )
 

@@ -42,6 +42,8 @@ let benchmarks: @Sendable () -> Void = {
         registerWriteBenchmarks(count: count, label: label)
     }
     registerCreateAndDropBenchmark()
+    registerSlowPathBenchmarks()
+    registerTraitSplitBenchmarks()
 }
 
 /// Runs `operation` once per scaled iteration on consecutive elements of `items`, wrapping round,

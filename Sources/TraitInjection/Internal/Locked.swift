@@ -101,7 +101,7 @@ final class Locked<State>: @unchecked Sendable {
         #endif
     }
 
-    @usableFromInline
+    @inlinable
     static func lock(_ primitive: UnsafeMutablePointer<LockPrimitive>) {
         #if canImport(Darwin)
             os_unfair_lock_lock(primitive)
@@ -111,7 +111,7 @@ final class Locked<State>: @unchecked Sendable {
         #endif
     }
 
-    @usableFromInline
+    @inlinable
     static func unlock(_ primitive: UnsafeMutablePointer<LockPrimitive>) {
         #if canImport(Darwin)
             os_unfair_lock_unlock(primitive)

@@ -77,13 +77,12 @@ public enum Injectable {
         }
     }
 
-    /// Releases the values of instances that no longer exist.
+    /// Releases the values of instances that no longer exist: there are none to release.
     ///
-    /// There is rarely a need to call it: an instance's values are released as soon as its last
-    /// copy goes away. It sweeps the whole store (O(live instances)), so keep it off hot paths.
-    public static func pruneInjectedValues() {
-        TraitStore.pruneDeadSlots()
-    }
+    /// An instance's values are released, and its entry leaves the store, as soon as its last copy
+    /// goes away, so no dead instance's values ever wait for a sweep. Kept, and cheap to call, for
+    /// code written against the article's API, which pruned on demand.
+    public static func pruneInjectedValues() {}
 
     /// The number of (instance, trait) values the store holds for live instances.
     public static var storedTraitCount: Int {

@@ -1,6 +1,3 @@
-// Public import: `slot` is read by the inlinable trait accessors.
-public import Synchronization
-
 /// The identity under which the trait store keeps one instance's injected traits.
 ///
 /// Every ``Injected`` type stores one of these, usually initialised inline:
@@ -19,80 +16,41 @@ public import Synchronization
 /// When the last holder of an identifier goes away, the store releases every trait value it kept
 /// for it at once, so ``Injectable/storedTraitCount`` drops and the values are deinitialised.
 ///
-/// Identifiers are compared by identity. Each carries a serial number that is never reused, so a
-/// new identifier allocated at a dead one's address can never see the dead one's traits.
-public final class InjectableIdentifier: Sendable {
-    private static let serials = Atomic<UInt64>(0)
-
-    /// The never-reused number the store files this identifier's traits under.
-    @usableFromInline
-    let serial: UInt64
-
-    /// This instance's traits, once it has any: the address of a +1 reference to a ``TraitSlot``,
-    /// set once and then read without any lock. The store's registry holds the same slot under a
-    /// weak ``TraitIdentifier``. (An atomic address rather than `AtomicLazyReference`, whose
-    /// `load` is not inlinable and costs a generic metadata lookup on every read.)
-    @usableFromInline
-    let slotAddress = Atomic<UInt>(0)
-
-    /// The address of a +1 reference to this instance's ``LifetimeToken``, created with its slot:
-    /// what the registry's ``TraitIdentifier`` references weakly.
-    private let tokenAddress = Atomic<UInt>(0)
-
-    /// This instance's slot, if it has stored a trait.
-    @inlinable
-    var storedSlot: TraitSlot? {
-        guard let pointer = UnsafeRawPointer(bitPattern: slotAddress.load(ordering: .acquiring)) else { return nil }
-        return Unmanaged<TraitSlot>.fromOpaque(pointer).takeUnretainedValue()
-    }
-
-    /// Installs `slot` unless another thread installed one first.
+/// Identifiers are compared by identity. The store reaches an instance's traits only through the
+/// identifier's own slot, never by address or hash, so a new identifier allocated at a dead one's
+/// address starts with no traits and can never see the dead one's.
+///
+/// `@unchecked Sendable` only because its one stored property, a ``TraitSlot``, cannot declare
+/// itself `Sendable`: the slot is immutable here and its entries are reached only under its lock.
+public final class InjectableIdentifier: @unchecked Sendable {
+    /// This instance's traits, behind their own lock: made with the identifier and owned by it
+    /// alone, so they go when it does.
     ///
-    /// - Returns: The installed slot, and the lifetime token to register it under if this call
-    ///   installed it (`nil` if another thread did).
-    func installSlot(_ slot: TraitSlot) -> (slot: TraitSlot, token: LifetimeToken?) {
-        let retained = Unmanaged.passRetained(slot)
-        let (exchanged, installed) = slotAddress.compareExchange(
-            expected: 0,
-            desired: UInt(bitPattern: retained.toOpaque()),
-            ordering: .acquiringAndReleasing
-        )
-        guard exchanged else {
-            retained.release()
-            let winner = Unmanaged<TraitSlot>.fromOpaque(UnsafeRawPointer(bitPattern: installed)!)
-            return (winner.takeUnretainedValue(), nil)
-        }
-        let token = LifetimeToken()
-        tokenAddress.store(UInt(bitPattern: Unmanaged.passRetained(token).toOpaque()), ordering: .releasing)
-        return (slot, token)
-    }
+    /// Made up front rather than on the first trait access, so that it can be a `let`: reading a
+    /// trait then borrows it from the identifier the caller holds, with no retain, no atomic
+    /// publication and no race between two threads making it. An instance that never touches a
+    /// trait pays one small allocation for it.
+    @usableFromInline
+    let slot: TraitSlot
 
     /// Creates an identifier with no traits.
     public init() {
-        serial = Self.serials.wrappingAdd(1, ordering: .relaxed).newValue
+        slot = TraitSlot.make(TraitEntries())
+    }
+
+    /// Creates an identifier whose traits are `entries`.
+    init(entries: TraitEntries) {
+        slot = TraitSlot.make(entries)
     }
 
     deinit {
-        if let pointer = UnsafeRawPointer(bitPattern: tokenAddress.load(ordering: .acquiring)) {
-            Unmanaged<LifetimeToken>.fromOpaque(pointer).release()
-        }
-        if let pointer = UnsafeRawPointer(bitPattern: slotAddress.load(ordering: .acquiring)) {
-            let slot = Unmanaged<TraitSlot>.fromOpaque(pointer).takeRetainedValue()
-            TraitStore.unregister(serial: serial, slot: slot)
-            // `slot` is released on return, with no lock held, and with it this instance's values.
-        }
+        TraitStore.release(slot)
+        // `slot` is released after this, with no lock held, and with it this instance's values.
     }
 }
 
 extension InjectableIdentifier: CustomStringConvertible {
-    public var description: String { "InjectableIdentifier(#\(serial))" }
+    public var description: String {
+        "InjectableIdentifier(0x\(String(UInt(bitPattern: ObjectIdentifier(self)), radix: 16)))"
+    }
 }
-
-/// An object that lives exactly as long as the ``InjectableIdentifier`` that owns it, for the
-/// registry to reference weakly.
-///
-/// A weak reference to the identifier itself would move its reference count to a side table,
-/// making every copy of every struct carrying it pay the slow retain and release path (measured:
-/// a read through an array element went from about 35 ns to about 90 ns). Only this token, which
-/// nothing else retains, pays that.
-final class LifetimeToken: Sendable {}

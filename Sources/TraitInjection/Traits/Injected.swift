@@ -15,9 +15,9 @@
 /// bob.pet.name = "Bubba"      // bob gets his own copy of every trait; joe keeps Coco
 /// ```
 ///
-/// Trait values live in a global store keyed by the identifier, not in the instance, so a `let`
-/// struct can still have its defaults stored on first read, and a class instance held in a `let`
-/// can set its traits. Read and write traits through ``Injectable`` (the string-named API)
+/// Trait values live in the trait store, in a slot the identifier owns, not in the instance, so
+/// a `let` struct can still have its defaults stored on first read, and a class instance held in
+/// a `let` can set its traits. Read and write traits through ``Injectable`` (the string-named API)
 /// or through a ``TraitKey`` with `self[trait: Key.self]` (the typed, faster API).
 public protocol Injected {
     /// The identity under which this instance's traits are stored.

@@ -70,7 +70,3 @@ struct TraitEntries {
         return entries.remove(at: index).box
     }
 }
-
-/// One instance's traits behind their own lock.
-@usableFromInline
-typealias TraitSlot = Locked<TraitEntries>

@@ -3,20 +3,23 @@ import Synchronization
 /// The global trait store: every injected trait value of every live instance.
 ///
 /// Each instance's values sit in a ``TraitSlot`` (its traits behind their own lock), which the
-/// store's registry files under a weak ``TraitIdentifier`` and the instance's
-/// ``InjectableIdentifier`` also points to. So:
+/// instance's ``InjectableIdentifier`` owns and points to. So:
 /// - a read locks only that instance's slot and scans its few traits: O(1) whatever the number of
 ///   live instances, no allocation, and no contention between instances;
+/// - a first read or a copy-on-write makes one slot and touches nothing shared but the count;
 /// - a dead instance's values leave the store in its identifier's `deinit`, so pruning costs
 ///   O(its traits), once, and no operation ever scans the store.
+///
+/// There is no global index of slots: the original design's registry, keyed weakly by instance,
+/// existed so that a sweep could find dead instances, and here every instance removes its own
+/// values as it dies. Keeping one cost 40 ns of a first read with one live instance, 130 ns
+/// with a million (a hash set too large for the cache), and made two threads creating and
+/// dropping instances slower than one (see `Benchmarks/README.md`).
 ///
 /// Values taken out of a slot are always released after its lock is dropped, because releasing
 /// one may run a `deinit` that comes back to the store.
 @usableFromInline
 enum TraitStore {
-    /// Every slot, under a weak key: the store's index for pruning and diagnostics.
-    private static let registry = Locked.make([TraitIdentifier: TraitSlot]())
-
     /// The number of (instance, trait) values held.
     private static let storedCount = Atomic<Int>(0)
 
@@ -29,8 +32,7 @@ enum TraitStore {
         as type: Value.Type,
         for identifier: InjectableIdentifier
     ) -> Value? {
-        guard let slot = identifier.storedSlot else { return nil }
-        return slot.withLock { $0.value(of: key, as: type) }
+        identifier.slot.withLock { $0.value(of: key, as: type) }
     }
 
     /// The value stored under `key` for `identifier`; on the first read, `makeDefault()` is
@@ -54,13 +56,17 @@ enum TraitStore {
         for identifier: InjectableIdentifier
     ) -> Value {
         var candidate = value
-        let (result, added) = slot(for: identifier).withLock { entries -> (Value, Bool) in
+        // The result comes back through `result` rather than as a `(Value, Bool)`, whose generic
+        // tuple metadata the runtime would look up on every first read.
+        var result = value
+        let added = identifier.slot.withLock { entries -> Bool in
             // Another thread may have stored a value since our read: theirs wins.
             if let stored = entries.value(of: key, as: Value.self) {
-                return (stored, false)
+                // Releases `result`'s copy of the default, never its last: `candidate` holds one.
+                result = stored
+                return false
             }
-            let result = candidate
-            return (result, entries.store(&candidate, under: key).added)
+            return entries.store(&candidate, under: key).added
         }
         if added { adjustCount(by: 1) }
         // On a lost race, `candidate` (our unused default) is released here, outside the lock.
@@ -94,7 +100,7 @@ enum TraitStore {
         forShared identifier: InjectableIdentifier
     ) {
         var incoming = value
-        let (added, released) = slot(for: identifier).withLock { $0.store(&incoming, under: key) }
+        let (added, released) = identifier.slot.withLock { $0.store(&incoming, under: key) }
         if added { adjustCount(by: 1) }
         // The replaced value (in `incoming` or `released`) is released here, outside the lock.
         withExtendedLifetime(incoming) {}
@@ -104,11 +110,10 @@ enum TraitStore {
     /// Removes the value under `key`, with the same copy-on-write rule as `setValue`.
     @usableFromInline
     static func removeValue(under key: TraitSlotKey, for identifier: inout InjectableIdentifier) {
-        guard let slot = identifier.storedSlot else { return }
         if isKnownUniquelyReferenced(&identifier) {
             removeValue(under: key, forShared: identifier)
         } else {
-            var entries = slot.withLock { $0 }
+            var entries = identifier.slot.withLock { $0 }
             guard entries.remove(key) != nil else { return }
             identifier = adopt(entries)
         }
@@ -118,8 +123,7 @@ enum TraitStore {
     /// or a uniquely held one).
     @usableFromInline
     static func removeValue(under key: TraitSlotKey, forShared identifier: InjectableIdentifier) {
-        guard let slot = identifier.storedSlot else { return }
-        let released = slot.withLock { $0.remove(key) }
+        let released = identifier.slot.withLock { $0.remove(key) }
         if released != nil { adjustCount(by: -1) }
         // The removed value is released here, outside the lock.
         withExtendedLifetime(released) {}
@@ -132,7 +136,7 @@ enum TraitStore {
         setting value: Value,
         under key: TraitSlotKey
     ) -> InjectableIdentifier {
-        var entries = source.storedSlot?.withLock { $0 } ?? TraitEntries()
+        var entries = source.slot.withLock { $0 }
         var incoming = value
         _ = entries.store(&incoming, under: key)
         return adopt(entries)
@@ -140,36 +144,17 @@ enum TraitStore {
 
     /// A fresh identifier whose slot holds `entries`.
     private static func adopt(_ entries: TraitEntries) -> InjectableIdentifier {
-        let fresh = InjectableIdentifier()
-        let (slot, token) = fresh.installSlot(TraitSlot.make(entries))
-        if let token { register(slot, serial: fresh.serial, lifetime: token) }
+        let fresh = InjectableIdentifier(entries: entries)
         adjustCount(by: entries.count)
         return fresh
     }
 
-    // MARK: Slots
+    // MARK: Counting
 
-    /// `identifier`'s slot, created and registered on first use.
-    @usableFromInline
-    static func slot(for identifier: InjectableIdentifier) -> TraitSlot {
-        if let slot = identifier.storedSlot {
-            return slot
-        }
-        let (slot, token) = identifier.installSlot(TraitSlot.make(TraitEntries()))
-        if let token { register(slot, serial: identifier.serial, lifetime: token) }
-        return slot
-    }
-
-    private static func register(_ slot: TraitSlot, serial: UInt64, lifetime: LifetimeToken) {
-        registry.withLock { $0[TraitIdentifier(serial: serial, lifetime: lifetime)] = slot }
-    }
-
-    /// Drops the slot of an identifier that is being deinitialised. Its values are released when
-    /// the identifier lets go of the slot, right after, with no lock held.
-    static func unregister(serial: UInt64, slot: TraitSlot) {
-        let removed = registry.withLock { $0.removeValue(forKey: TraitIdentifier(probing: serial)) }
+    /// Takes the values of an identifier that is being deinitialised out of the count. They are
+    /// released when the identifier lets go of `slot`, right after, with no lock held.
+    static func release(_ slot: TraitSlot) {
         adjustCount(by: -slot.withLock { $0.count })
-        withExtendedLifetime(removed) {}
     }
 
     @usableFromInline
@@ -177,19 +162,7 @@ enum TraitStore {
         storedCount.add(values, ordering: .relaxed)
     }
 
-    // MARK: Pruning and diagnostics
-
-    /// Drops every registered slot whose identifier is gone. Normally there is none, since
-    /// identifiers remove their own slot when they die; this is the full sweep the original design
-    /// ran on every access, kept for callers that want it. It costs O(live instances).
-    static func pruneDeadSlots() {
-        let dead = registry.withLock { registry -> [TraitSlot] in
-            let deadKeys = registry.keys.filter(\.isDead)
-            return deadKeys.compactMap { registry.removeValue(forKey: $0) }
-        }
-        // The dead slots' values are released here, outside the lock.
-        withExtendedLifetime(dead) {}
-    }
+    // MARK: Diagnostics
 
     /// The number of (instance, trait) values held.
     static var count: Int {
@@ -198,11 +171,6 @@ enum TraitStore {
 
     /// The number of values held for one instance.
     static func count(for identifier: InjectableIdentifier) -> Int {
-        identifier.storedSlot?.withLock { $0.count } ?? 0
-    }
-
-    /// Whether the registry holds a slot under `serial`.
-    static func containsSlot(serial: UInt64) -> Bool {
-        registry.withLock { $0[TraitIdentifier(probing: serial)] != nil }
+        identifier.slot.withLock { $0.count }
     }
 }

@@ -63,11 +63,11 @@ extension TraitTests {
         @Test("A unique instance writes in place, keeping its identifier")
         func uniqueWriteKeepsIdentifier() {
             var owner = Owner()
-            // Holding the identifier itself would make it shared; remember its serial instead.
-            let before = owner.injectableIdentifier.serial
+            // Holding the identifier itself would make it shared; remember its address instead.
+            let before = ObjectIdentifier(owner.injectableIdentifier)
             owner.pet.name = "Coco"
             owner.pet.name = "Bubba"
-            #expect(owner.injectableIdentifier.serial == before)
+            #expect(ObjectIdentifier(owner.injectableIdentifier) == before)
             #expect(owner.pet.name == "Bubba")
         }
 
