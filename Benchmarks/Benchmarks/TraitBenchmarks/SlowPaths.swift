@@ -104,6 +104,35 @@ func onThreads(_ threads: Int, _ work: @Sendable (Int) -> Void) {
     DispatchQueue.concurrentPerform(iterations: threads, execute: work)
 }
 
+/// Runs `operation` on `threads` threads at once, the iteration's operations shared between them.
+func repeatOnThreads(_ threads: Int, _ benchmark: Benchmark, _ operation: @Sendable () -> Void) {
+    let perThread = benchmark.scaledIterations.count / threads
+    onThreads(threads) { _ in
+        for _ in 0..<perThread { operation() }
+    }
+}
+
+/// Runs `operation` on `threads` threads at once, each on its own part of `items` (consecutive
+/// elements, wrapping round, continuing where the previous iteration stopped), the iteration's
+/// operations shared between them.
+func walkOnThreads<Item: Sendable>(
+    _ items: [Item],
+    threads: Int,
+    _ benchmark: Benchmark,
+    _ operation: @Sendable (Item) -> Void
+) {
+    let perThread = benchmark.scaledIterations.count / threads
+    let start = firstIndex(benchmark, count: items.count)
+    onThreads(threads) { thread in
+        var index = (thread * items.count / threads + start) % items.count
+        for _ in 0..<perThread {
+            operation(items[index])
+            index += 1
+            if index == items.count { index = 0 }
+        }
+    }
+}
+
 func registerSlowPathBenchmarks() {
     Benchmark("Floor: small class allocation") { benchmark in
         for _ in benchmark.scaledIterations { blackHole(SmallObject()) }
@@ -163,13 +192,7 @@ func registerSlowPathBenchmarks() {
     for traits in [2, 8] {
         // Copy an owner holding `traits` traits, and set one on the copy.
         Benchmark("Trait set shared (copy-on-write), \(traits) traits N=10_000") { benchmark, population in
-            var iteration = 0
-            walk(population.owners, benchmark) { owner in
-                var copy = owner
-                copy.pet.name = petNames[iteration & 1]
-                blackHole(copy)
-                iteration += 1
-            }
+            setPetOnCopies(of: population.owners, benchmark)
         } setup: {
             ManyTraitPopulation(count: 10_000, traits: traits)
         }
@@ -237,33 +260,15 @@ func registerSlowPathBenchmarks() {
     for threads in [1, 2] {
         Benchmark("Trait get hit, \(threads) thread(s) N=1_000_000", configuration: threadConfiguration) {
             benchmark, population in
-            let perThread = benchmark.scaledIterations.count / threads
-            let owners = population.owners
-            let start = firstIndex(benchmark, count: owners.count)
-            onThreads(threads) { thread in
-                var index = (thread * owners.count / threads + start) % owners.count
-                for _ in 0..<perThread {
-                    blackHole(owners[index].typedPet)
-                    index += 1
-                    if index == owners.count { index = 0 }
-                }
-            }
+            walkOnThreads(population.owners, threads: threads, benchmark) { blackHole($0.typedPet) }
         } setup: {
             OwnerPopulation(count: 1_000_000, reading: .typedKey)
         }
 
         Benchmark("Associated store get hit, \(threads) thread(s) N=1_000_000", configuration: threadConfiguration) {
             benchmark, population in
-            let perThread = benchmark.scaledIterations.count / threads
-            let owners = population.owners
-            let start = firstIndex(benchmark, count: owners.count)
-            onThreads(threads) { thread in
-                var index = (thread * owners.count / threads + start) % owners.count
-                for _ in 0..<perThread {
-                    blackHole(associatedStore.value("pet", of: owners[index]) { Pet.rover })
-                    index += 1
-                    if index == owners.count { index = 0 }
-                }
+            walkOnThreads(population.owners, threads: threads, benchmark) { owner in
+                blackHole(associatedStore.value("pet", of: owner) { Pet.rover })
             }
         } setup: {
             AssociatedPopulation(count: 1_000_000)
@@ -271,28 +276,22 @@ func registerSlowPathBenchmarks() {
 
         Benchmark("Trait create, read, set another, drop, \(threads) thread(s)", configuration: threadConfiguration) {
             benchmark in
-            let perThread = benchmark.scaledIterations.count / threads
-            onThreads(threads) { _ in
-                for _ in 0..<perThread {
-                    var owner = ManyTraitOwner()
-                    blackHole(owner.pet)
-                    owner[trait: CatchphraseTrait.self] = "Cowabunga"
-                    blackHole(owner)
-                }
+            repeatOnThreads(threads, benchmark) {
+                var owner = ManyTraitOwner()
+                blackHole(owner.pet)
+                owner[trait: CatchphraseTrait.self] = "Cowabunga"
+                blackHole(owner)
             }
         }
 
         Benchmark(
             "Associated store create, read, set another, drop, \(threads) thread(s)", configuration: threadConfiguration
         ) { benchmark in
-            let perThread = benchmark.scaledIterations.count / threads
-            onThreads(threads) { _ in
-                for _ in 0..<perThread {
-                    let owner = AssociatedOwner()
-                    blackHole(associatedStore.value("pet", of: owner) { Pet.rover })
-                    associatedStore.set("catchphrase", of: owner, to: "Cowabunga")
-                    blackHole(owner)
-                }
+            repeatOnThreads(threads, benchmark) {
+                let owner = AssociatedOwner()
+                blackHole(associatedStore.value("pet", of: owner) { Pet.rover })
+                associatedStore.set("catchphrase", of: owner, to: "Cowabunga")
+                blackHole(owner)
             }
         }
     }

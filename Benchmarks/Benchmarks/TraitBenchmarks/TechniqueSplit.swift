@@ -42,10 +42,7 @@ func registerTraitSplitBenchmarks() {
         Benchmark("Split create, read, set, drop, 2 threads: \(label)", configuration: threadConfiguration) {
             benchmark,
             subject in
-            let perThread = benchmark.scaledIterations.count / 2
-            onThreads(2) { _ in
-                for _ in 0..<perThread { blackHole(subject.createReadSetDrop()) }
-            }
+            repeatOnThreads(2, benchmark) { blackHole(subject.createReadSetDrop()) }
         } setup: {
             Subject()
         }
