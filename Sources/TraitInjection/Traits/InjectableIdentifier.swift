@@ -20,8 +20,11 @@
 /// identifier's own slot, never by address or hash, so a new identifier allocated at a dead one's
 /// address starts with no traits and can never see the dead one's.
 ///
-/// `@unchecked Sendable` only because its one stored property, a ``TraitSlot``, cannot declare
-/// itself `Sendable`: the slot is immutable here and its entries are reached only under its lock.
+/// An identifier is safe to share between threads: its traits are only ever reached under their
+/// own lock.
+// `@unchecked Sendable` only because its one stored property, a `TraitSlot`, cannot declare itself
+// `Sendable` (`ManagedBuffer` makes that unavailable): the slot is a `let`, and its entries are
+// reached only under its lock.
 public final class InjectableIdentifier: @unchecked Sendable {
     /// This instance's traits, behind their own lock: made with the identifier and owned by it
     /// alone, so they go when it does.
