@@ -85,6 +85,9 @@ public enum Injectable {
     public static func pruneInjectedValues() {}
 
     /// The number of (instance, trait) values the store holds for live instances.
+    ///
+    /// Exact once the threads that changed traits have finished, or synchronised with the reader;
+    /// read while they run, it is a snapshot that may lag their last changes.
     public static var storedTraitCount: Int {
         TraitStore.count
     }

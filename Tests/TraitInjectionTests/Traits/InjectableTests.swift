@@ -119,6 +119,17 @@ extension TraitTests {
             if !isAddressSanitized { #expect(reusedAddressSeen) }
         }
 
+        @Test("An identifier's description is its own: stable, and never shown by another, even at a reused address")
+        func descriptionsAreNeverReused() {
+            var seen: Set<String> = []
+            for _ in 0..<1000 {
+                let identifier = InjectableIdentifier()
+                let description = identifier.description
+                #expect(identifier.description == description)
+                #expect(seen.insert(description).inserted, "\(description) shown twice")
+            }
+        }
+
         @Test("An optional trait written with set reads back with get, and nil clears it")
         func optionalTrait() {
             var owner = Owner()
