@@ -1,0 +1,202 @@
+import Synchronization
+import TestFixtures
+import Testing
+
+@testable import TraitInjection
+
+/// Direct tests of ``AsyncInstanceCell``: exactly one creation across tasks, with the others
+/// suspended rather than blocking threads, and what failure and cancellation do.
+@Suite("Internal primitives: AsyncInstanceCell", .timeLimit(.minutes(1)))
+struct AsyncInstanceCellTests {
+    /// Far more tasks than the cooperative pool has threads (one per core: 2 here).
+    static let tasks = 64
+
+    /// A flag a test raises once, and that tasks poll without blocking a thread.
+    final class Gate: Sendable {
+        private let isOpen = Atomic<Bool>(false)
+
+        func open() { isOpen.store(true, ordering: .releasing) }
+
+        var opened: Bool { isOpen.load(ordering: .acquiring) }
+
+        /// Suspends, yielding its thread, until the gate is open.
+        func wait() async {
+            while !opened { await Task.yield() }
+        }
+    }
+
+    /// A count that tasks share.
+    final class Counter: Sendable {
+        private let value = Atomic<Int>(0)
+
+        func increment() { value.add(1, ordering: .relaxed) }
+
+        var count: Int { value.load(ordering: .relaxed) }
+    }
+
+    /// Runs `body` in `count` child tasks at once and returns their results.
+    static func inTasks<Result: Sendable>(
+        _ count: Int,
+        _ body: @escaping @Sendable (Int) async -> Result
+    ) async -> [Result] {
+        await withTaskGroup(of: Result.self) { group in
+            for index in 0..<count { group.addTask { await body(index) } }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+    }
+
+    @Test(
+        "Many more tasks than threads: the factory runs once, only after all of them have asked, and all get its instance"
+    )
+    func exactlyOnceWithoutBlocking() async throws {
+        let cell = AsyncInstanceCell<Service>()
+        let asked = Counter()
+        let calls = Counter()
+        let results = await Self.inTasks(Self.tasks) { _ in
+            asked.increment()
+            return try? await cell.instance {
+                calls.increment()
+                // Finishes only once every task has asked: if the waiters held the pool's threads,
+                // this would never run again.
+                while asked.count < Self.tasks { await Task.yield() }
+                return Service(number: 7)
+            }
+        }
+        #expect(calls.count == 1)
+        let instances = results.compactMap { $0 }
+        #expect(instances.count == Self.tasks)
+        #expect(Set(instances.map(ObjectIdentifier.init)).count == 1)
+        #expect(cell.keptInstance === instances.first)
+    }
+
+    struct Failure: Error, Equatable {}
+
+    @Test("A failed creation keeps nothing, its waiters get its error, and the next call creates again")
+    func failureKeepsNothing() async throws {
+        let cell = AsyncInstanceCell<Service>()
+        let gate = Gate()
+        let creator = Task {
+            try await cell.instance {
+                await gate.wait()
+                throw Failure()
+            }
+        }
+        // Let the creator claim the cell first.
+        while cell.isCreatingForTesting == false { await Task.yield() }
+        let waiters = (0..<8).map { _ in
+            Task { try await cell.instance { Service(number: -1) } }
+        }
+        while cell.waiterCountForTesting < 8 { await Task.yield() }
+        gate.open()
+        await #expect(throws: Failure.self) { try await creator.value }
+        for waiter in waiters {
+            await #expect(throws: Failure.self) { try await waiter.value }
+        }
+        #expect(cell.keptInstance == nil)
+        #expect(!cell.isCreatingForTesting)
+        let next = try await cell.instance { Service(number: 2) }
+        #expect(next.number == 2)
+        #expect(cell.keptInstance === next)
+    }
+
+    @Test("A creator cancelled mid-creation: its waiters try again, one creates, and all get that instance")
+    func cancelledCreatorHandsOver() async throws {
+        let cell = AsyncInstanceCell<Service>()
+        let calls = Counter()
+        let creator = Task {
+            try await cell.instance {
+                calls.increment()
+                while !Task.isCancelled { await Task.yield() }
+                throw CancellationError()
+            }
+        }
+        while cell.isCreatingForTesting == false { await Task.yield() }
+        let waiters = (0..<8).map { index in
+            Task {
+                try await cell.instance {
+                    calls.increment()
+                    return Service(number: index)
+                }
+            }
+        }
+        while cell.waiterCountForTesting < 8 { await Task.yield() }
+        creator.cancel()
+        await #expect(throws: CancellationError.self) { try await creator.value }
+        var instances: [Service] = []
+        for waiter in waiters { instances.append(try await waiter.value) }
+        #expect(calls.count == 2)
+        #expect(Set(instances.map(ObjectIdentifier.init)).count == 1)
+        #expect(cell.keptInstance === instances.first)
+    }
+
+    @Test("A cancelled waiter stops waiting at once; the creation goes on and the others get it")
+    func cancelledWaiterLeaves() async throws {
+        let cell = AsyncInstanceCell<Service>()
+        let gate = Gate()
+        let creator = Task {
+            try await cell.instance {
+                await gate.wait()
+                return Service(number: 3)
+            }
+        }
+        while cell.isCreatingForTesting == false { await Task.yield() }
+        let leaving = Task { try await cell.instance { Service(number: -1) } }
+        let staying = Task { try await cell.instance { Service(number: -1) } }
+        while cell.waiterCountForTesting < 2 { await Task.yield() }
+        leaving.cancel()
+        // Returns while the creation is still held at the gate.
+        await #expect(throws: CancellationError.self) { try await leaving.value }
+        #expect(cell.keptInstance == nil)
+        gate.open()
+        let created = try await creator.value
+        #expect(try await staying.value === created)
+        #expect(cell.waiterCountForTesting == 0)
+    }
+
+    @Test("An already cancelled task gets a kept instance, and CancellationError instead of waiting")
+    func alreadyCancelledTask() async throws {
+        let cell = AsyncInstanceCell<Service>()
+        let gate = Gate()
+        let creator = Task {
+            try await cell.instance {
+                await gate.wait()
+                return Service(number: 4)
+            }
+        }
+        while cell.isCreatingForTesting == false { await Task.yield() }
+        let cancelled = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await cell.instance { Service(number: -1) }
+        }
+        await #expect(throws: CancellationError.self) { try await cancelled.value }
+        gate.open()
+        let created = try await creator.value
+        let late = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await cell.instance { Service(number: -1) }
+        }
+        #expect(try await late.value === created)
+    }
+
+    /// An instance that runs `onDeinit` as it goes.
+    final class Probe: Sendable {
+        let onDeinit: @Sendable () -> Void
+
+        init(onDeinit: @escaping @Sendable () -> Void) { self.onDeinit = onDeinit }
+
+        deinit { onDeinit() }
+    }
+
+    @Test("A reset lets the kept instance go outside the lock: its deinit may use the cell again")
+    func resetReleasesOutsideTheLock() async throws {
+        let cell = AsyncInstanceCell<Probe>()
+        let sawEmptyCell = Counter()
+        _ = try await cell.instance {
+            // Reads the cell as it goes: under the cell's lock this would deadlock.
+            Probe { if cell.keptInstance == nil { sawEmptyCell.increment() } }
+        }
+        cell.reset()
+        #expect(sawEmptyCell.count == 1)
+        #expect(cell.keptInstance == nil)
+    }
+}
