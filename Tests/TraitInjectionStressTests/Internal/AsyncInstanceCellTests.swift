@@ -52,9 +52,9 @@ struct AsyncInstanceCellTests {
         let cell = AsyncInstanceCell<Service>()
         let asked = Counter()
         let calls = Counter()
-        let results = await Self.inTasks(Self.tasks) { _ in
+        let results = await Self.inTasks(Self.tasks) { task in
             asked.increment()
-            return try? await cell.instance {
+            return try? await cell.instance(by: UInt64(task)) {
                 calls.increment()
                 // Finishes only once every task has asked: if the waiters held the pool's threads,
                 // this would never run again.
@@ -76,15 +76,15 @@ struct AsyncInstanceCellTests {
         let cell = AsyncInstanceCell<Service>()
         let gate = Gate()
         let creator = Task {
-            try await cell.instance {
+            try await cell.instance(by: 100) {
                 await gate.wait()
                 throw Failure()
             }
         }
         // Let the creator claim the cell first.
         while cell.isCreatingForTesting == false { await Task.yield() }
-        let waiters = (0..<8).map { _ in
-            Task { try await cell.instance { Service(number: -1) } }
+        let waiters = (0..<8).map { index in
+            Task { try await cell.instance(by: UInt64(index)) { Service(number: -1) } }
         }
         while cell.waiterCountForTesting < 8 { await Task.yield() }
         gate.open()
@@ -94,7 +94,7 @@ struct AsyncInstanceCellTests {
         }
         #expect(cell.keptInstance == nil)
         #expect(!cell.isCreatingForTesting)
-        let next = try await cell.instance { Service(number: 2) }
+        let next = try await cell.instance(by: 101) { Service(number: 2) }
         #expect(next.number == 2)
         #expect(cell.keptInstance === next)
     }
@@ -104,7 +104,7 @@ struct AsyncInstanceCellTests {
         let cell = AsyncInstanceCell<Service>()
         let calls = Counter()
         let creator = Task {
-            try await cell.instance {
+            try await cell.instance(by: 100) {
                 calls.increment()
                 while !Task.isCancelled { await Task.yield() }
                 throw CancellationError()
@@ -113,7 +113,7 @@ struct AsyncInstanceCellTests {
         while cell.isCreatingForTesting == false { await Task.yield() }
         let waiters = (0..<8).map { index in
             Task {
-                try await cell.instance {
+                try await cell.instance(by: UInt64(index)) {
                     calls.increment()
                     return Service(number: index)
                 }
@@ -134,14 +134,14 @@ struct AsyncInstanceCellTests {
         let cell = AsyncInstanceCell<Service>()
         let gate = Gate()
         let creator = Task {
-            try await cell.instance {
+            try await cell.instance(by: 100) {
                 await gate.wait()
                 return Service(number: 3)
             }
         }
         while cell.isCreatingForTesting == false { await Task.yield() }
-        let leaving = Task { try await cell.instance { Service(number: -1) } }
-        let staying = Task { try await cell.instance { Service(number: -1) } }
+        let leaving = Task { try await cell.instance(by: 1) { Service(number: -1) } }
+        let staying = Task { try await cell.instance(by: 2) { Service(number: -1) } }
         while cell.waiterCountForTesting < 2 { await Task.yield() }
         leaving.cancel()
         // Returns while the creation is still held at the gate.
@@ -158,7 +158,7 @@ struct AsyncInstanceCellTests {
         let cell = AsyncInstanceCell<Service>()
         let gate = Gate()
         let creator = Task {
-            try await cell.instance {
+            try await cell.instance(by: 100) {
                 await gate.wait()
                 return Service(number: 4)
             }
@@ -166,16 +166,64 @@ struct AsyncInstanceCellTests {
         while cell.isCreatingForTesting == false { await Task.yield() }
         let cancelled = Task {
             withUnsafeCurrentTask { $0?.cancel() }
-            return try await cell.instance { Service(number: -1) }
+            return try await cell.instance(by: 1) { Service(number: -1) }
         }
         await #expect(throws: CancellationError.self) { try await cancelled.value }
         gate.open()
         let created = try await creator.value
         let late = Task {
             withUnsafeCurrentTask { $0?.cancel() }
-            return try await cell.instance { Service(number: -1) }
+            return try await cell.instance(by: 1) { Service(number: -1) }
         }
         #expect(try await late.value === created)
+    }
+
+    @Test("A claim names the creator; an instance made but not yet published stays out of sight until it is")
+    func publicationWaitsForTheWholeResolve() async throws {
+        let cell = AsyncInstanceCell<Service>()
+        guard case .create = cell.claim(by: 1) else {
+            Issue.record("an empty cell did not hand out the creation")
+            return
+        }
+        guard case .busy(let creator) = cell.claim(by: 2) else {
+            Issue.record("a cell being created did not say so")
+            return
+        }
+        #expect(creator == 1)
+        let waiter = Task { try await cell.waitForCreation() }
+        while cell.waiterCountForTesting < 1 { await Task.yield() }
+        // The creator has made its instance; the rest of its resolve is still running.
+        let made = Service(number: 5)
+        #expect(cell.keptInstance == nil)
+        #expect(cell.waiterCountForTesting == 1)
+        cell.publish(made)
+        #expect(try await waiter.value === made)
+        guard case .kept(let kept) = cell.claim(by: 3), kept === made else {
+            Issue.record("a published instance was not kept")
+            return
+        }
+    }
+
+    @Test("A creation abandoned after its instance was made (its resolve failed later) keeps nothing")
+    func abandonedAfterMaking() async throws {
+        let cell = AsyncInstanceCell<Service>()
+        guard case .create = cell.claim(by: 1) else {
+            Issue.record("an empty cell did not hand out the creation")
+            return
+        }
+        let waiter = Task { try await cell.waitForCreation() }
+        while cell.waiterCountForTesting < 1 { await Task.yield() }
+        // The instance exists, but a sibling of the resolve failed: it is dropped unseen.
+        let made = Service(number: 6)
+        withExtendedLifetime(made) { cell.abandon(Failure(), retry: false) }
+        await #expect(throws: Failure.self) { try await waiter.value }
+        #expect(cell.keptInstance == nil)
+        guard case .create = cell.claim(by: 2) else {
+            Issue.record("an abandoned cell did not hand out the creation again")
+            return
+        }
+        cell.abandon(CancellationError(), retry: true)  // This creator gives up too: no one waits.
+        #expect(!cell.isCreatingForTesting)
     }
 
     /// An instance that runs `onDeinit` as it goes.
@@ -191,7 +239,7 @@ struct AsyncInstanceCellTests {
     func resetReleasesOutsideTheLock() async throws {
         let cell = AsyncInstanceCell<Probe>()
         let sawEmptyCell = Counter()
-        _ = try await cell.instance {
+        _ = try await cell.instance(by: 1) {
             // Reads the cell as it goes: under the cell's lock this would deadlock.
             Probe { if cell.keptInstance == nil { sawEmptyCell.increment() } }
         }
