@@ -190,7 +190,7 @@ struct AsyncInstanceCellTests {
             return
         }
         #expect(creator == 1)
-        let waiter = Task { try await cell.waitForCreation() }
+        let waiter = Task { try await cell.waitForCreation(of: creator) }
         while cell.waiterCountForTesting < 1 { await Task.yield() }
         // The creator has made its instance; the rest of its resolve is still running.
         let made = Service(number: 5)
@@ -211,7 +211,7 @@ struct AsyncInstanceCellTests {
             Issue.record("an empty cell did not hand out the creation")
             return
         }
-        let waiter = Task { try await cell.waitForCreation() }
+        let waiter = Task { try await cell.waitForCreation(of: 1) }
         while cell.waiterCountForTesting < 1 { await Task.yield() }
         // The instance exists, but a sibling of the resolve failed: it is dropped unseen.
         let made = Service(number: 6)
@@ -224,6 +224,86 @@ struct AsyncInstanceCellTests {
         }
         cell.abandon(CancellationError(), retry: true)  // This creator gives up too: no one waits.
         #expect(!cell.isCreatingForTesting)
+    }
+
+    @Test("A waiter told of one creator never waits for another: it is told to claim again")
+    func neverWaitsForAnUncheckedCreator() async throws {
+        let cell = AsyncInstanceCell<Service>()
+        guard case .create = cell.claim(by: 1), case .busy(let creator) = cell.claim(by: 2) else {
+            Issue.record("unexpected claims")
+            return
+        }
+        // Creator 1 gives up and resolve 3 starts a creation of its own before resolve 2 waits.
+        cell.abandon(CancellationError(), retry: true)
+        guard case .create = cell.claim(by: 3) else {
+            Issue.record("an abandoned cell did not hand out the creation")
+            return
+        }
+        #expect(try await cell.waitForCreation(of: creator) == nil)
+        #expect(cell.waiterCountForTesting == 0)
+        cell.publish(Service(number: 8))
+        #expect(try await cell.waitForCreation(of: 3)?.number == 8)
+    }
+
+    @Test("A resolve that asks for the instance it is making is told so, and instance(by:make:) throws")
+    func ownCreationIsACycle() async throws {
+        let cell = AsyncInstanceCell<Service>()
+        await #expect(throws: AsyncInstanceCell<Service>.OwnCreation.self) {
+            try await cell.instance(by: 1) {
+                try await cell.instance(by: 1) { Service(number: -1) }
+            }
+        }
+        #expect(!cell.isCreatingForTesting)
+        #expect(cell.keptInstance == nil)
+    }
+
+    struct OwnWorkCancelled: Error {}
+
+    @Test("Waiters claim again after a creator was cancelled whatever it threw, or threw CancellationError uncancelled")
+    func cancellationOfTheCreatorIsNotTheWaiters() async throws {
+        for cancelCreator in [true, false] {
+            let cell = AsyncInstanceCell<Service>()
+            let gate = Gate()
+            let creator = Task {
+                try await cell.instance(by: 100) {
+                    await gate.wait()
+                    // Cancelled: an error of its own kind; not cancelled: its own work's cancellation.
+                    if Task.isCancelled { throw OwnWorkCancelled() }
+                    throw CancellationError()
+                }
+            }
+            while !cell.isCreatingForTesting { await Task.yield() }
+            let waiter = Task { try await cell.instance(by: 1) { Service(number: 9) } }
+            while cell.waiterCountForTesting < 1 { await Task.yield() }
+            if cancelCreator { creator.cancel() }
+            gate.open()
+            _ = try? await creator.value
+            #expect(try await waiter.value.number == 9)
+        }
+    }
+
+    @Test("A cancellation that races with creations starting and ending never leaves its task waiting")
+    func cancellationIsNeverLost() async throws {
+        let cell = AsyncInstanceCell<Service>()
+        let stop = Gate()
+        // Creations by resolve 999 start and are given up over and over.
+        let churn = Task.detached {
+            while !stop.opened {
+                if case .create = cell.claim(by: 999) { cell.abandon(CancellationError(), retry: true) }
+                await Task.yield()
+            }
+        }
+        for _ in 0..<2_000 {
+            let waiter = Task {
+                withUnsafeCurrentTask { $0?.cancel() }
+                return try await cell.waitForCreation(of: 999)
+            }
+            // Already cancelled: it returns (nil, or CancellationError) and never stays waiting.
+            _ = try? await waiter.value
+        }
+        stop.open()
+        await churn.value
+        #expect(cell.waiterCountForTesting == 0)
     }
 
     /// An instance that runs `onDeinit` as it goes.

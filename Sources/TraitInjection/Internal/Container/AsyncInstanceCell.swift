@@ -7,13 +7,15 @@
 ///
 /// - ``claim(by:)`` tells a task what to do: use the kept instance (even if the task is
 ///   cancelled), create it (the task becomes the *creator*), or wait for the creator it names —
-///   which lets the resolve check first that waiting would not close a cycle of waits.
+///   which lets the resolve check first that waiting would not close a cycle of waits — unless
+///   that creator is the asking resolve itself (a cycle).
 /// - The creator makes the instance with no lock held, and ``publish(_:)``es it only when its whole
 ///   top-level resolve has succeeded (completions and injection included), so that a resolve that
 ///   fails after making it keeps nothing. Until then other tasks wait.
 /// - If the creation fails, the creator ``abandon(_:retry:)``s it and nothing is kept. The waiters
 ///   shared the attempt, so they get its error too; except when the creator was cancelled, which is
-///   not their failure: then they try again (`retry`), and one of them becomes the next creator.
+///   not their failure: then they claim again (`retry`), and one of them becomes the next creator.
+///   A task that had not started waiting when the creation ended claims again as well.
 /// - A waiter whose task is cancelled stops waiting at once with `CancellationError`; the creation
 ///   it was waiting for goes on for the others.
 ///
@@ -23,16 +25,13 @@
 final class AsyncInstanceCell<Service: Sendable>: Sendable {
     private enum State {
         case empty
-        /// The task of resolve `creator` is making the instance; the others wait.
+        /// The task of resolve `creator` is making the instance; the others wait, each under its
+        /// own number.
         case creating(creator: UInt64, waiters: [UInt64: Waiter])
         case kept(Service)
     }
 
-    private enum Waiter {
-        case suspended(CheckedContinuation<Service?, any Error>)
-        /// Cancelled before it suspended: it resumes with `CancellationError` as it suspends.
-        case cancelledEarly
-    }
+    private typealias Waiter = CheckedContinuation<Service?, any Error>
 
     /// What a task that wants the instance does next.
     enum Claim {
@@ -40,9 +39,14 @@ final class AsyncInstanceCell<Service: Sendable>: Sendable {
         case kept(Service)
         /// Make it, then ``publish(_:)`` or ``abandon(_:retry:)``: this task is the creator.
         case create
-        /// Another resolve, `creator`, is making it: ``waitForCreation()``.
+        /// Another resolve, `creator`, is making it: ``waitForCreation(of:)``.
         case busy(creator: UInt64)
+        /// This same resolve is making it: waiting would wait for itself (a cycle).
+        case ownCreation
     }
+
+    /// A resolve asked again, while making it, for an instance it is making: a cycle.
+    struct OwnCreation: Error {}
 
     private let state = Locked.make(State.empty)
 
@@ -59,7 +63,7 @@ final class AsyncInstanceCell<Service: Sendable>: Sendable {
             case .kept(let service):
                 return .kept(service)
             case .creating(let creator, _):
-                return .busy(creator: creator)
+                return creator == owner ? .ownCreation : .busy(creator: creator)
             case .empty:
                 state = .creating(creator: owner, waiters: [:])
                 return .create
@@ -70,26 +74,30 @@ final class AsyncInstanceCell<Service: Sendable>: Sendable {
     /// Keeps `service`, made by the creator, and hands it to every waiter.
     func publish(_ service: Service) {
         let waiters = state.withLock { state -> [UInt64: Waiter] in
-            let waiters = Self.waiters(of: state)
+            guard case .creating(_, let waiters) = state else {
+                preconditionFailure("AsyncInstanceCell.publish without a creation under way")
+            }
             state = .kept(service)
             return waiters
         }
-        for case .suspended(let continuation) in waiters.values { continuation.resume(returning: service) }
+        for waiter in waiters.values { waiter.resume(returning: service) }
     }
 
     /// Gives up the creation: nothing is kept, and every waiter gets `error`, or tries again if
     /// `retry` (the creator's failure was its own cancellation, not theirs).
     func abandon(_ error: any Error, retry: Bool) {
         let waiters = state.withLock { state -> [UInt64: Waiter] in
-            let waiters = Self.waiters(of: state)
+            guard case .creating(_, let waiters) = state else {
+                preconditionFailure("AsyncInstanceCell.abandon without a creation under way")
+            }
             state = .empty
             return waiters
         }
-        for case .suspended(let continuation) in waiters.values {
+        for waiter in waiters.values {
             if retry {
-                continuation.resume(returning: nil)
+                waiter.resume(returning: nil)
             } else {
-                continuation.resume(throwing: error)
+                waiter.resume(throwing: error)
             }
         }
     }
@@ -98,8 +106,13 @@ final class AsyncInstanceCell<Service: Sendable>: Sendable {
     /// published as soon as `make` returns: the whole protocol for a resolve with nothing else to
     /// wait for.
     ///
-    /// - Throws: `make`'s error, the error of the creation this task waited for, or
-    ///   `CancellationError` if this task was cancelled while it waited.
+    /// A creation the creator gives up because it was cancelled, or because `make` threw
+    /// `CancellationError` (a cancellation of its own work), is not its waiters' failure: they
+    /// claim again. A task that had not started waiting when a creation failed claims again too.
+    ///
+    /// - Throws: `make`'s error, the error of the creation this task waited for,
+    ///   ``OwnCreation`` if `make` asks for the instance it is making, or `CancellationError` if
+    ///   this task was cancelled while it waited.
     func instance(by owner: UInt64, make: @Sendable () async throws -> Service) async throws -> Service {
         while true {
             switch claim(by: owner) {
@@ -111,12 +124,14 @@ final class AsyncInstanceCell<Service: Sendable>: Sendable {
                     publish(service)
                     return service
                 } catch {
-                    abandon(error, retry: error is CancellationError && Task.isCancelled)
+                    abandon(error, retry: Task.isCancelled || error is CancellationError)
                     throw error
                 }
-            case .busy:
-                if let published = try await waitForCreation() { return published }
-            // Its creator was cancelled: try again.
+            case .busy(let creator):
+                if let published = try await waitForCreation(of: creator) { return published }
+            // That creation was given up or is over: claim again.
+            case .ownCreation:
+                throw OwnCreation()
             }
         }
     }
@@ -141,52 +156,43 @@ final class AsyncInstanceCell<Service: Sendable>: Sendable {
         withExtendedLifetime(released) {}
     }
 
-    /// Waits for the creation under way: its instance, `nil` if its creator was cancelled or it
-    /// ended in another way meanwhile (claim again), or its error.
+    /// Waits for the creation by `creator` that ``claim(by:)`` reported: its instance, its error,
+    /// or `nil` — claim again — if it was given up for a retry or has ended by the time this task
+    /// waits, or if another creation has started since (so that a resolve never waits for a
+    /// creator it did not check for a cycle of waits).
     ///
     /// - Throws: The abandoned creation's error, or `CancellationError` if this task is cancelled
     ///   while it waits (at once, if it already was).
-    func waitForCreation() async throws -> Service? {
+    func waitForCreation(of creator: UInt64) async throws -> Service? {
         let number = waiterNumbers.withLock { number -> UInt64 in
             number += 1
             return number
         }
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Service?, any Error>) in
+            try await withCheckedThrowingContinuation { (waiter: Waiter) in
                 let outcome = state.withLock { state -> Result<Service?, any Error>? in
-                    switch state {
-                    case .kept(let service):
-                        return .success(service)
-                    case .empty:
+                    // Checked under the lock: the flag is set before `onCancel` runs, so either it
+                    // is seen here, or `onCancel` runs after this registers and finds the waiter.
+                    if Task.isCancelled { return .failure(CancellationError()) }
+                    guard case .creating(let current, var waiters) = state else {
+                        if case .kept(let service) = state { return .success(service) }
                         return .success(nil)
-                    case .creating(let creator, var waiters):
-                        if case .cancelledEarly = waiters[number] {
-                            waiters[number] = nil
-                            state = .creating(creator: creator, waiters: waiters)
-                            return .failure(CancellationError())
-                        }
-                        waiters[number] = .suspended(continuation)
-                        state = .creating(creator: creator, waiters: waiters)
-                        return nil
                     }
+                    guard current == creator else { return .success(nil) }
+                    state = .empty  // So that `waiters` is the only reference: no copy to insert.
+                    waiters[number] = waiter
+                    state = .creating(creator: current, waiters: waiters)
+                    return nil
                 }
-                if let outcome { continuation.resume(with: outcome) }
+                if let outcome { waiter.resume(with: outcome) }
             }
         } onCancel: {
-            let cancelled = state.withLock { state -> CheckedContinuation<Service?, any Error>? in
-                guard case .creating(let creator, var waiters) = state else { return nil }
-                switch waiters[number] {
-                case .suspended(let continuation)?:
-                    waiters[number] = nil
-                    state = .creating(creator: creator, waiters: waiters)
-                    return continuation
-                case .cancelledEarly?:
-                    return nil
-                case nil:
-                    waiters[number] = .cancelledEarly
-                    state = .creating(creator: creator, waiters: waiters)
-                    return nil
-                }
+            let cancelled = state.withLock { state -> Waiter? in
+                guard case .creating(let current, var waiters) = state, waiters[number] != nil else { return nil }
+                state = .empty
+                let waiter = waiters.removeValue(forKey: number)
+                state = .creating(creator: current, waiters: waiters)
+                return waiter
             }
             cancelled?.resume(throwing: CancellationError())
         }
@@ -204,12 +210,7 @@ final class AsyncInstanceCell<Service: Sendable>: Sendable {
 
     /// How many tasks are suspended waiting for the creation under way.
     var waiterCountForTesting: Int {
-        state.withLock { state in
-            Self.waiters(of: state).values.filter { waiter in
-                if case .suspended = waiter { return true }
-                return false
-            }.count
-        }
+        state.withLock { Self.waiters(of: $0).count }
     }
 
     private static func waiters(of state: State) -> [UInt64: Waiter] {
