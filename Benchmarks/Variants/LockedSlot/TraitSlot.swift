@@ -3,10 +3,16 @@
 @usableFromInline
 final class TraitSlot {
     @usableFromInline
-    let entries: Locked<TraitEntries>
+    struct State {
+        @usableFromInline var entries: TraitEntries
+        var number: UInt64 = 0
+    }
+
+    @usableFromInline
+    let state: Locked<State>
 
     init(_ entries: TraitEntries) {
-        self.entries = Locked.make(entries)
+        state = Locked.make(State(entries: entries))
     }
 
     @usableFromInline
@@ -16,6 +22,13 @@ final class TraitSlot {
 
     @inlinable
     func withLock<Result>(_ body: (inout TraitEntries) throws -> Result) rethrows -> Result {
-        try entries.withLock(body)
+        try state.withLock { try body(&$0.entries) }
+    }
+
+    func number(orAssign next: () -> UInt64) -> UInt64 {
+        state.withLock { state in
+            if state.number == 0 { state.number = next() }
+            return state.number
+        }
     }
 }

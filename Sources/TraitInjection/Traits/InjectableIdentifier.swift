@@ -38,11 +38,9 @@ public final class InjectableIdentifier: @unchecked Sendable {
     @usableFromInline
     let slot: TraitSlot
 
-    /// The number ``description`` shows, never reused, taken from `numbers` the first time it is
-    /// asked for (0 until then), so that creating an identifier touches no shared counter.
-    private let number = Atomic<UInt64>(0)
-
-    /// The last number given to an identifier's ``description``.
+    /// The last number given to an identifier's ``description``. Each identifier takes its own
+    /// the first time it is asked for, and keeps it in its slot, so that creating an identifier
+    /// touches no shared counter.
     private static let numbers = Atomic<UInt64>(0)
 
     /// Creates an identifier with no traits.
@@ -69,10 +67,6 @@ extension InjectableIdentifier: CustomStringConvertible {
     }
 
     private var describedNumber: UInt64 {
-        let current = number.load(ordering: .relaxed)
-        if current != 0 { return current }
-        let fresh = Self.numbers.wrappingAdd(1, ordering: .relaxed).newValue
-        let (exchanged, original) = number.compareExchange(expected: 0, desired: fresh, ordering: .relaxed)
-        return exchanged ? fresh : original
+        slot.number { Self.numbers.wrappingAdd(1, ordering: .relaxed).newValue }
     }
 }
