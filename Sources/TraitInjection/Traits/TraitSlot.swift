@@ -55,11 +55,7 @@ final class TraitSlot: ManagedBuffer<TraitSlot.Header, LockPrimitive> {
     /// Runs `body` with exclusive access to the entries and returns its result.
     @inlinable
     func withLock<Result>(_ body: (inout TraitEntries) throws -> Result) rethrows -> Result {
-        try withUnsafeMutablePointers { header, lock in
-            Locked<Void>.lock(lock)
-            defer { Locked<Void>.unlock(lock) }
-            return try body(&header.pointee.entries)
-        }
+        try withLockedHeader { try body(&$0.entries) }
     }
 
     /// The number the owning identifier's description shows: `next()` the first time, under the
@@ -67,11 +63,19 @@ final class TraitSlot: ManagedBuffer<TraitSlot.Header, LockPrimitive> {
     /// 8-byte field moved it to a larger allocation size and made two threads creating and
     /// dropping instances 1.2× one thread instead of 1.6×.)
     func number(orAssign next: () -> UInt64) -> UInt64 {
-        withUnsafeMutablePointers { header, lock in
+        withLockedHeader { header in
+            if header.number == 0 { header.number = next() }
+            return header.number
+        }
+    }
+
+    /// Runs `body` with exclusive access to the header.
+    @inlinable
+    func withLockedHeader<Result>(_ body: (inout Header) throws -> Result) rethrows -> Result {
+        try withUnsafeMutablePointers { header, lock in
             Locked<Void>.lock(lock)
             defer { Locked<Void>.unlock(lock) }
-            if header.pointee.number == 0 { header.pointee.number = next() }
-            return header.pointee.number
+            return try body(&header.pointee)
         }
     }
 }

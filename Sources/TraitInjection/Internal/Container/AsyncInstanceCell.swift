@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The instance that an async registration in a shared scope keeps, created by exactly one task at
 /// a time, with every other task that wants it *suspended* (never blocking a thread) until it is
 /// published or the creation is abandoned.
@@ -51,7 +53,7 @@ final class AsyncInstanceCell<Service: Sendable>: Sendable {
     private let state = Locked.make(State.empty)
 
     /// Numbers the waiters, so that a cancellation finds its own.
-    private let waiterNumbers = Locked.make(UInt64(0))
+    private let waiterNumbers = Atomic<UInt64>(0)
 
     init() {}
 
@@ -164,10 +166,7 @@ final class AsyncInstanceCell<Service: Sendable>: Sendable {
     /// - Throws: The abandoned creation's error, or `CancellationError` if this task is cancelled
     ///   while it waits (at once, if it already was).
     func waitForCreation(of creator: UInt64) async throws -> Service? {
-        let number = waiterNumbers.withLock { number -> UInt64 in
-            number += 1
-            return number
-        }
+        let number = waiterNumbers.wrappingAdd(1, ordering: .relaxed).newValue
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (waiter: Waiter) in
                 let outcome = state.withLock { state -> Result<Service?, any Error>? in
