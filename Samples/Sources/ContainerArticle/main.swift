@@ -49,7 +49,7 @@ final class ServerImp: Server { @WeakInject var client: Client? }
 
 container.register(Client.self) { _ in ClientImp() }
 container.register(Server.self) { _ in ServerImp() }
-let client = try container.resolve(Client.self)    // client.server.client === client
+let client = try container.resolve(Client.self)  // client.server.client === client
 // sample-end
 
 let server = (client as! ClientImp).server as! ServerImp

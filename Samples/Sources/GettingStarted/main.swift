@@ -8,7 +8,7 @@ struct Person: PetInjected {
 }
 
 var joe = Person(name: "Joe")
-print(joe.pet)          // Pet(name: "Rover", species: "Dog")
+print(joe.pet)  // Pet(name: "Rover", species: "Dog")
 joe.pet.name = "Coco"
-print(joe.pet)          // Pet(name: "Coco", species: "Dog")
+print(joe.pet)  // Pet(name: "Coco", species: "Dog")
 // sample-end

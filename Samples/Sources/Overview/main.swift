@@ -8,9 +8,9 @@ struct Person: PetInjected {
 }
 
 var joe = Person(name: "Joe")
-joe.pet.name = "Coco"      // stored for joe
+joe.pet.name = "Coco"  // stored for joe
 var bob = joe
-bob.pet.name = "Bubba"     // bob gets his own copy; joe keeps Coco
+bob.pet.name = "Bubba"  // bob gets his own copy; joe keeps Coco
 // sample-end
 
 // sample-begin

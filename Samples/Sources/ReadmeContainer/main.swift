@@ -7,9 +7,9 @@ container.register(Animal.self) { _ in Cat(name: "Mimi") }
 container.register(Animal.self, name: "dog") { _ in Dog(name: "Hachi") }
 container.register(Person.self) { r in PetOwner(name: "Stephen", pet: try r.resolve(Animal.self)) }
 container.register(Greeter.self) { (_, greeting: String, times: Int) in Greeter(greeting, times) }
-    .inScope(.transient)                      // .transient, .graph (default), .container, .weak
+    .inScope(.transient)  // .transient, .graph (default), .container, .weak
 
-let person = try container.resolve(Person.self)           // throws ResolutionError, never traps
+let person = try container.resolve(Person.self)  // throws ResolutionError, never traps
 let greeter = try container.resolve(Greeter.self, arguments: "Hi", 2)
 // sample-end
 
@@ -18,6 +18,6 @@ print(person.name, greeter.greeting, greeter.times)
 // sample-begin
 Container.shared.register(RestaurantLister.self) { _ in RestaurantLister() }
 final class RestaurantListViewController {
-    @Inject private var lister: RestaurantLister      // resolved on first access, then kept
+    @Inject private var lister: RestaurantLister  // resolved on first access, then kept
 }
 // sample-end

@@ -4,10 +4,10 @@ import TraitInjection
 func storedOnFirstRead() {
     // sample-begin
     let jess = Person(name: "Jess")
-    _ = jess.pet                                   // Rover, now stored for jess
+    _ = jess.pet  // Rover, now stored for jess
     PetInjector.defaultPet = Pet(name: "Rex", species: "Dog")
-    print(jess.pet.name)                           // Rover
-    print(Person(name: "Jen").pet.name)            // Rex
+    print(jess.pet.name)  // Rover
+    print(Person(name: "Jen").pet.name)  // Rex
     // sample-end
     precondition(jess.pet.name == "Rover" && Person(name: "Jen").pet.name == "Rex")
 }
@@ -19,8 +19,8 @@ func copiesDiverge() {
     joe.catchphrase = "Cowabunga"
     var bob = joe
     bob.pet.name = "Bubba"
-    print(joe.pet.name)          // Coco
-    print(bob.catchphrase)       // Cowabunga — not reset to the default
+    print(joe.pet.name)  // Coco
+    print(bob.catchphrase)  // Cowabunga — not reset to the default
     // sample-end
     precondition(joe.pet.name == "Coco" && bob.pet.name == "Bubba" && bob.catchphrase == "Cowabunga")
 }
@@ -28,13 +28,13 @@ func copiesDiverge() {
 func defaultPerCopy() {
     // sample-begin
     let jen = Person(name: "Jen", personality: .comical)
-    print(jen.catchphrase)                  // "'Tis but a scratch!", stored for Jen
+    print(jen.catchphrase)  // "'Tis but a scratch!", stored for Jen
     var jess = jen
     jess.personality = .serious
-    print(jess.catchphrase)                 // "'Tis but a scratch!": Jen's, shared with her copy
+    print(jess.catchphrase)  // "'Tis but a scratch!": Jen's, shared with her copy
     jess.resetTrait(CatchphraseTrait.self)
-    print(jess.catchphrase)                 // "I think, therefore I am"
-    print(jen.catchphrase)                  // "'Tis but a scratch!"
+    print(jess.catchphrase)  // "I think, therefore I am"
+    print(jen.catchphrase)  // "'Tis but a scratch!"
     // sample-end
     precondition(jess.catchphrase == "I think, therefore I am" && jen.catchphrase == "'Tis but a scratch!")
 }
