@@ -15,9 +15,14 @@ struct AsyncCreationWaitsTests {
         _ waiter: UInt64,
         for service: String,
         createdBy creator: UInt64,
-        until gate: Gate
+        until gate: Gate,
+        while isCurrent: @escaping @Sendable () -> Bool = { true }
     ) -> Task<Void, any Error> {
-        Task { try await AsyncCreationWaits.waiting(waiter, for: service, createdBy: creator) { await gate.wait() } }
+        Task {
+            try await AsyncCreationWaits.waiting(waiter, for: service, createdBy: creator, while: isCurrent) {
+                await gate.wait()
+            }
+        }
     }
 
     /// Waits until `count` more waits than `base` are recorded.
@@ -32,7 +37,9 @@ struct AsyncCreationWaitsTests {
         let first = Self.wait(1_001, for: "B", createdBy: 1_002, until: gate)
         await Self.untilRecorded(1, over: base)
         let refused = await #expect(throws: AsyncCreationWaits.Deadlock.self) {
-            try await AsyncCreationWaits.waiting(1_002, for: "A", createdBy: 1_001) { Issue.record("ran") }
+            try await AsyncCreationWaits.waiting(1_002, for: "A", createdBy: 1_001, while: { true }) {
+                Issue.record("ran")
+            }
         }
         #expect(refused?.services == ["A", "B"])
         gate.open()
@@ -47,7 +54,9 @@ struct AsyncCreationWaitsTests {
         let second = Self.wait(2_002, for: "Y", createdBy: 2_003, until: gate)
         await Self.untilRecorded(2, over: base)
         let refused = await #expect(throws: AsyncCreationWaits.Deadlock.self) {
-            try await AsyncCreationWaits.waiting(2_003, for: "Z", createdBy: 2_001) { Issue.record("ran") }
+            try await AsyncCreationWaits.waiting(2_003, for: "Z", createdBy: 2_001, while: { true }) {
+                Issue.record("ran")
+            }
         }
         #expect(refused?.services == ["Z", "X", "Y"])
         // Waits that close no cycle are recorded side by side, by the same resolve too.
@@ -58,18 +67,36 @@ struct AsyncCreationWaitsTests {
         for task in [first, second, third, fourth] { try await task.value }
     }
 
+    @Test("A record whose creation is over (its waiter not yet gone) is not taken for a cycle")
+    func staleRecordsAreNoCycle() async throws {
+        let base = AsyncCreationWaits.countForTesting
+        let gate = Gate()
+        let cell = AsyncInstanceCell<Service>()
+        guard case .create = cell.claim(by: 5_002) else {
+            Issue.record("an empty cell did not hand out the creation")
+            return
+        }
+        // Resolve 5_001 waits for 5_002's creation, which then ends before the wait's record goes.
+        let first = Self.wait(5_001, for: "X", createdBy: 5_002, until: gate) { cell.isCreating(by: 5_002) }
+        await Self.untilRecorded(1, over: base)
+        cell.publish(Service(number: 1))
+        try await AsyncCreationWaits.waiting(5_002, for: "Y", createdBy: 5_001, while: { true }) {}
+        gate.open()
+        try await first.value
+    }
+
     struct Failure: Error {}
 
     @Test("A wait's record goes when it ends, also when it throws")
     func recordsGo() async throws {
         let base = AsyncCreationWaits.countForTesting
         await #expect(throws: Failure.self) {
-            try await AsyncCreationWaits.waiting(3_001, for: "A", createdBy: 3_002) { throw Failure() }
+            try await AsyncCreationWaits.waiting(3_001, for: "A", createdBy: 3_002, while: { true }) { throw Failure() }
         }
-        try await AsyncCreationWaits.waiting(3_001, for: "A", createdBy: 3_002) {}
+        try await AsyncCreationWaits.waiting(3_001, for: "A", createdBy: 3_002, while: { true }) {}
         #expect(AsyncCreationWaits.countForTesting == base)
         // Gone: the reverse wait, which would have closed a cycle with either, is let through.
-        try await AsyncCreationWaits.waiting(3_002, for: "B", createdBy: 3_001) {}
+        try await AsyncCreationWaits.waiting(3_002, for: "B", createdBy: 3_001, while: { true }) {}
         #expect(AsyncCreationWaits.countForTesting == base)
     }
 
@@ -90,7 +117,12 @@ struct AsyncCreationWaitsTests {
                 // Each needs the other only once both are creating.
                 while !(first.isCreatingForTesting && second.isCreatingForTesting) { await Task.yield() }
                 guard case .busy(let creator) = other.claim(by: owner) else { throw Failure() }
-                let needed = try await AsyncCreationWaits.waiting(owner, for: name, createdBy: creator) {
+                let needed = try await AsyncCreationWaits.waiting(
+                    owner,
+                    for: name,
+                    createdBy: creator,
+                    while: { other.isCreating(by: creator) }
+                ) {
                     try await other.waitForCreation(of: creator)
                 }
                 let made = Service(number: needed?.number ?? -1)

@@ -8,14 +8,21 @@
 /// instead. One resolve may wait in several places at once (child tasks of its factories), so
 /// every wait is recorded on its own.
 ///
+/// A recorded wait counts only while its creation is still under way: a waiter resumed by a
+/// publish may not have removed its record yet, and a stale record must not make a later wait look
+/// like a cycle.
+///
 /// Waits are rare (only while a shared instance is first created), so one lock serves the whole
-/// process. No user code runs under it.
+/// process. Lock order: this lock, then a cell's (a cell never takes this one). No user code runs
+/// under either.
 enum AsyncCreationWaits {
     /// A recorded wait: resolve `waiter` waits for `service`, which resolve `creator` is creating.
     struct Wait {
         let waiter: UInt64
         let creator: UInt64
         let service: String
+        /// Whether `creator` is still creating the instance waited for (takes the cell's lock).
+        let isCurrent: @Sendable () -> Bool
     }
 
     /// A refused wait: the services along the cycle of waits, starting with the one the refused
@@ -40,9 +47,10 @@ enum AsyncCreationWaits {
         _ waiter: UInt64,
         for service: String,
         createdBy creator: UInt64,
+        while isCurrent: @escaping @Sendable () -> Bool,
         _ body: () async throws -> Result
     ) async throws -> Result {
-        let number = try begin(Wait(waiter: waiter, creator: creator, service: service))
+        let number = try begin(Wait(waiter: waiter, creator: creator, service: service, isCurrent: isCurrent))
         defer { end(number) }
         return try await body()
     }
@@ -73,7 +81,7 @@ enum AsyncCreationWaits {
         var visited: Set<UInt64> = [start]
         var frontier: [(resolve: UInt64, path: [Wait])] = [(start, [])]
         while let (resolve, path) = frontier.popLast() {
-            for wait in waits.values where wait.waiter == resolve {
+            for wait in waits.values where wait.waiter == resolve && wait.isCurrent() {
                 if wait.creator == goal { return path + [wait] }
                 if visited.insert(wait.creator).inserted { frontier.append((wait.creator, path + [wait])) }
             }

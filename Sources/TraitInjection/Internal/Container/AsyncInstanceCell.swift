@@ -138,6 +138,14 @@ final class AsyncInstanceCell<Service: Sendable>: Sendable {
         }
     }
 
+    /// Whether resolve `owner` is creating the instance now.
+    func isCreating(by owner: UInt64) -> Bool {
+        state.withLock { state in
+            if case .creating(let creator, _) = state { return creator == owner }
+            return false
+        }
+    }
+
     /// The kept instance, if any.
     var keptInstance: Service? {
         state.withLock { state in
