@@ -274,6 +274,8 @@ let benchmarks: @Sendable () -> Void = {
         maxIterations: 10_000
     )
 
+    asyncBenchmarks()
+
     Benchmark("Resolve transient: TraitInjection") { benchmark, container in
         for _ in benchmark.scaledIterations {
             blackHole(must { try container.resolve(TransientService.self) })

@@ -13,19 +13,17 @@ extension Container {
     ///
     /// - Throws: A ``VerificationReport`` listing every registration that cannot be resolved.
     public func verify() throws(VerificationReport) {
-        var seen = Set<ServiceKey>()
         var problems: [ResolutionError] = []
         var skipped: [String] = []
-        var container: Container? = self
-        while let current = container {
-            let entries = current.registry.withLock(\.table.entries).sorted {
-                $0.registration.summary < $1.registration.summary
-            }
-            for (key, registration) in entries where seen.insert(key).inserted {
-                guard !registration.takesArguments else {
-                    skipped.append(registration.summary)
-                    continue
-                }
+        for registration in visibleRegistrations() {
+            if registration.takesArguments {
+                skipped.append(registration.summary + VerificationReport.takesArguments)
+            } else if registration.needsAsyncResolve {
+                skipped.append(registration.summary + " (async: checked by `verifyAsync()`)")
+            } else if registration.isolation == .mainActor, !MainQueue.isCurrent {
+                skipped.append(
+                    registration.summary + " (main actor: verify on the main actor, or with `verifyAsync()`)")
+            } else {
                 do {
                     try withTopLevelResolution(isDryRun: true) { context throws(ResolutionError) in
                         try registration.resolve(in: context.resolution(from: self))
@@ -34,8 +32,25 @@ extension Container {
                     problems.append(error)
                 }
             }
-            container = current.parent
         }
         guard problems.isEmpty else { throw VerificationReport(problems: problems, skipped: skipped) }
+    }
+
+    /// The registrations visible from this container: its own, then those of its parents that
+    /// no nearer container overrides, each container's sorted by description.
+    func visibleRegistrations() -> [any AnyRegistration] {
+        var seen = Set<ServiceKey>()
+        var visible: [any AnyRegistration] = []
+        var container: Container? = self
+        while let current = container {
+            let entries = current.registry.withLock(\.table.entries).sorted {
+                $0.registration.summary < $1.registration.summary
+            }
+            for (key, registration) in entries where seen.insert(key).inserted {
+                visible.append(registration)
+            }
+            container = current.parent
+        }
+        return visible
     }
 }

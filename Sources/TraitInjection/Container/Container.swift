@@ -82,7 +82,7 @@ public final class Container: Sendable, Resolver {
     ) -> Registration<Service> {
         let registration = Registration<Service>(
             description: ServiceDescription(Service.self, name: name, arguments: (repeat each Argument).self),
-            location: "\(String(describing: file).split(separator: "/").last ?? ""):\(line)",
+            location: Self.location(file, line),
             owner: self,
             autoInjects: true,
             factory: FactoryBox(factory)
@@ -91,7 +91,7 @@ public final class Container: Sendable, Resolver {
     }
 
     /// Files `registration` under `key`, replacing any registration there.
-    private func add<Service>(_ registration: Registration<Service>, for key: ServiceKey) -> Registration<Service> {
+    func add<Service>(_ registration: Registration<Service>, for key: ServiceKey) -> Registration<Service> {
         let (replaced, freed) = registry.withLock { registry in
             retireSnapshot(&registry)
             return (registry.table.insert(registration, for: key), reclaimSnapshots(&registry))
@@ -120,7 +120,7 @@ public final class Container: Sendable, Resolver {
     ) -> Registration<Service> {
         let registration = Registration<Service>(
             description: ServiceDescription(Service.self, name: name, arguments: Void.self),
-            location: "\(String(describing: file).split(separator: "/").last ?? ""):\(line)",
+            location: Self.location(file, line),
             owner: self,
             autoInjects: false,
             factory: FactoryBox<Service> { _ in instance }

@@ -15,19 +15,33 @@ public final class Registration<Service>: Sendable {
     /// A closure that completes an instance once its object graph exists.
     @usableFromInline
     typealias Completion = @Sendable (Resolution, Service) throws -> Void
+    /// A closure that completes an instance asynchronously.
+    typealias AsyncCompletion = @Sendable (AsyncResolution, Service) async throws -> Void
 
     struct Configuration {
         var reinitializeStrategy: ReinitializeStrategy = .reCreate
         var completions: [Completion] = []
+        var asyncCompletions: [AsyncCompletion] = []
     }
 
     /// The service, name and argument types, for errors and listings.
     let description: ServiceDescription
     /// Where `register` was called, as `File.swift:12`.
     let location: String
-    /// The factory, as a `FactoryBox<Service, repeat each Argument>`.
+    /// The factory, as a `FactoryBox<Service, repeat each Argument>`, or an
+    /// `AsyncFactoryBox<Service, repeat each Argument>` if `isolation` is `.async`.
     @usableFromInline
     let factory: any AnyObject & Sendable
+    /// Whether the factory awaits or is isolated to the main actor.
+    @usableFromInline
+    let isolation: FactoryIsolation
+    /// For a main-actor factory: a `MainActorHop<Service, repeat each Argument>`, with which an
+    /// async resolve runs it on the main actor.
+    let mainActorHop: (any AnyObject & Sendable)?
+    /// For a registration only an async resolve can make (`needsAsyncResolve`): the instance kept
+    /// by the `.container` and `.weak` scopes, which tasks wait for by suspending.
+    @usableFromInline
+    let asyncCell = AsyncInstanceCell<Service>()
     /// The container this was registered in: instances it keeps are built from its registrations.
     ///
     /// Not retained (a container keeps its registrations); only read while a resolve that found
@@ -48,6 +62,9 @@ public final class Registration<Service>: Sendable {
     /// Whether `configuration` holds an `initCompleted` closure, read without a lock.
     @usableFromInline
     let completes = Atomic<Bool>(false)
+    /// Whether `configuration` holds an async `initCompleted` closure, read without a lock.
+    @usableFromInline
+    let completesAsync = Atomic<Bool>(false)
     /// The instance kept by the `.container` and `.weak` scopes.
     @usableFromInline
     let cell: InstanceCell<Service>
@@ -68,18 +85,27 @@ public final class Registration<Service>: Sendable {
         configuration.withLock { $0.completions }
     }
 
+    /// Whether only an async resolve can make an instance: the factory or an `initCompleted`
+    /// closure awaits.
+    @inlinable @inline(__always)
+    var needsAsyncResolve: Bool { isolation == .async || completesAsync.load(ordering: .acquiring) }
+
     init(
         description: ServiceDescription,
         location: String,
         owner: Container,
         autoInjects: Bool,
-        factory: any AnyObject & Sendable
+        factory: any AnyObject & Sendable,
+        isolation: FactoryIsolation = .none,
+        mainActorHop: (any AnyObject & Sendable)? = nil
     ) {
         self.description = description
         self.location = location
         self.owner = owner
         self.autoInjects = autoInjects
         self.factory = factory
+        self.isolation = isolation
+        self.mainActorHop = mainActorHop
         takesArguments = !description.arguments.isEmpty
         cell = InstanceCell(serviceDescription: "\(description) (\(location))")
         configuration = Locked.make(Configuration())
@@ -123,6 +149,33 @@ public final class Registration<Service>: Sendable {
         configuration.withLock { $0.completions.append(completion) }
         completes.store(true, ordering: .releasing)
         return self
+    }
+
+    /// Adds a closure that completes each new instance asynchronously, after the whole object
+    /// graph it belongs to is created, like ``initCompleted(_:)-1fn5k``.
+    ///
+    /// ```swift
+    /// container.register(Catalog.self) { r in await Catalog.open() }
+    ///     .inScope(.container)
+    ///     .initCompleted { r, catalog in await catalog.warm(with: try await r.resolve(Cache.self)) }
+    /// ```
+    ///
+    /// Only an async resolve can run it: add it to a registration with an async factory. A
+    /// registration with a synchronous factory and an async `initCompleted` closure can only be
+    /// resolved with `try await container.resolveAsync(…)`; a synchronous resolve of it throws
+    /// ``ResolutionError/Kind-swift.enum/needsAsyncResolve``.
+    @discardableResult
+    public func initCompleted(_ completion: @escaping @Sendable (AsyncResolution, Service) async throws -> Void)
+        -> Self
+    {
+        configuration.withLock { $0.asyncCompletions.append(completion) }
+        completesAsync.store(true, ordering: .releasing)
+        return self
+    }
+
+    /// The async `initCompleted` closures, in the order they were added.
+    var asyncCompletions: [AsyncCompletion] {
+        configuration.withLock { $0.asyncCompletions }
     }
 
     @usableFromInline

@@ -31,8 +31,18 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
         case deadlock
         /// The chain of dependencies is too deep for the thread's stack; ``depth`` says how deep.
         case tooDeep
-        /// A ``Resolution`` was used after its top-level resolve had ended, or on another thread.
+        /// A ``Resolution`` was used after its top-level resolve had ended, or on another thread;
+        /// or an ``AsyncResolution`` after its top-level resolve had ended.
         case resolverExpired
+        /// A synchronous resolve reached a registration that only an async resolve can make: its
+        /// factory, or an `initCompleted` closure, awaits.
+        case needsAsyncResolve
+        /// A synchronous resolve off the main actor reached a registration whose factory is
+        /// isolated to the main actor.
+        case needsMainActor
+        /// An async resolve stopped because its task was cancelled: while it waited for another
+        /// task to create a shared instance, or because a factory threw `CancellationError`.
+        case cancelled
     }
 
     /// What went wrong.
@@ -55,6 +65,12 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
     /// again.
     @usableFromInline
     var contested: Contested?
+    /// For ``Kind/deadlock``: whether the resolves waiting for each other are async ones (tasks
+    /// rather than threads).
+    var isBetweenTasks = false
+    /// For ``Kind/deadlock`` between tasks: waits until the other task is done creating the
+    /// instance this resolve was refused, before it tries again.
+    var contestedCreation: (@Sendable () async -> Void)?
 
     /// Whether the top-level resolve may give up its claims and run again.
     @usableFromInline
@@ -104,15 +120,17 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
             let failing = trail.isEmpty ? service : trail
             return "The factory of \(failing) threw: \(underlying)\(underlying.hasSuffix(".") ? "" : ".")"
         case .deadlock:
+            if let underlyingError { return underlyingError }
+            let unit = isBetweenTasks ? "task" : "thread"
             let waits = relatedServices.dropFirst().map { "while it waits for \($0)" }
-            var text = "Deadlock between threads: this thread"
+            var text = "Deadlock between \(unit)s: this \(unit)"
             if !trail.isEmpty { text += ", resolving \(trail)," }
-            text += " waits for \(service), which another thread is creating "
-            text += waits.joined(separator: ", which another thread is creating ")
-            text += ", which this thread is creating. "
+            text += " waits for \(service), which another \(unit) is creating "
+            text += waits.joined(separator: ", which another \(unit) is creating ")
+            text += ", which this \(unit) is creating. "
             text += """
                 Two `.container` or `.weak` services that need each other, created first on two \
-                threads at once, wait for each other forever: create one of them before the other \
+                \(unit)s at once, wait for each other forever: create one of them before the other \
                 (resolve it at start-up), or break the dependency with `.initCompleted`.
                 """
             return text
@@ -130,6 +148,30 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
                 only on its thread, while its top-level `resolve` lasts. Keep the container and \
                 resolve from it instead.
                 """
+        case .needsAsyncResolve:
+            var text = "\(service) is registered with an async factory or an async `initCompleted` closure"
+            if !trail.isEmpty { text += ", needed by \(trail)" }
+            text += """
+                : a synchronous resolve cannot wait for it. Resolve it with \
+                `try await container.resolveAsync(…)`, or from an async factory with \
+                `try await r.resolve(…)`; a synchronous factory cannot depend on it.
+                """
+            return text
+        case .needsMainActor:
+            var text = "\(service) is registered on the main actor"
+            if !trail.isEmpty { text += ", needed by \(trail)" }
+            text += """
+                : resolve it on the main actor or with `try await container.resolveAsync(…)`, \
+                which runs its factory there.
+                """
+            return text
+        case .cancelled:
+            let failing = trail.isEmpty ? service : "\(trail) → \(service)"
+            return """
+                The resolve of \(failing) was cancelled: its task was cancelled while a factory \
+                ran or while it waited for another task to create a shared instance. Nothing it \
+                created is kept; resolve again from a task that is not cancelled.
+                """
         }
     }
 }
@@ -138,14 +180,19 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
 public struct VerificationReport: Error, Sendable, CustomStringConvertible {
     /// The resolution errors, one per registration that failed.
     public let problems: [ResolutionError]
-    /// Registrations that take runtime arguments, which a dry run cannot supply.
+    /// Registrations the dry run did not resolve, each with the reason: those that take runtime
+    /// arguments, which it cannot supply; for ``Container/verify()``, async ones, and main-actor
+    /// ones off the main actor.
     public let skipped: [String]
+
+    /// The note after a skipped registration that takes runtime arguments.
+    static let takesArguments = " (takes runtime arguments)"
 
     public var description: String {
         var lines = ["\(problems.count) registration(s) cannot be resolved:"]
         lines += problems.map { "- \($0.description)" }
         if !skipped.isEmpty {
-            lines.append("Not checked (they take runtime arguments): \(skipped.joined(separator: "; ")).")
+            lines.append("Not checked: \(skipped.joined(separator: "; ")).")
         }
         return lines.joined(separator: "\n")
     }

@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 /// Keeps the current thread busy for `microseconds`, blocking it (as a slow factory would).
 package func usleepCompat(_ microseconds: UInt32) {
@@ -18,4 +19,20 @@ package func waitUntil(seconds: Int = 120, _ condition: () -> Bool) -> Bool {
         usleepCompat(1_000)
     }
     return true
+}
+
+/// A flag a test raises once, and that tasks poll without blocking a thread.
+package final class Gate: Sendable {
+    private let isOpen = Atomic<Bool>(false)
+
+    package init() {}
+
+    package func open() { isOpen.store(true, ordering: .releasing) }
+
+    package var opened: Bool { isOpen.load(ordering: .acquiring) }
+
+    /// Suspends, yielding its thread, until the gate is open.
+    package func wait() async {
+        while !opened { await Task.yield() }
+    }
 }

@@ -8,7 +8,6 @@ import Testing
 /// The tests take turns (they count the records), and each uses resolve numbers of its own.
 @Suite("Internal primitives: AsyncCreationWaits", .serialized, .timeLimit(.minutes(1)))
 struct AsyncCreationWaitsTests {
-    typealias Gate = AsyncInstanceCellTests.Gate
 
     /// Records a wait of `waiter` for `service` created by `creator` that lasts until `gate` opens.
     static func wait(

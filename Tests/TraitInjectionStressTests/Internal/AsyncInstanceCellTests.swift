@@ -11,29 +11,6 @@ struct AsyncInstanceCellTests {
     /// Far more tasks than the cooperative pool has threads (one per core: 2 here).
     static let tasks = 64
 
-    /// A flag a test raises once, and that tasks poll without blocking a thread.
-    final class Gate: Sendable {
-        private let isOpen = Atomic<Bool>(false)
-
-        func open() { isOpen.store(true, ordering: .releasing) }
-
-        var opened: Bool { isOpen.load(ordering: .acquiring) }
-
-        /// Suspends, yielding its thread, until the gate is open.
-        func wait() async {
-            while !opened { await Task.yield() }
-        }
-    }
-
-    /// A count that tasks share.
-    final class Counter: Sendable {
-        private let value = Atomic<Int>(0)
-
-        func increment() { value.add(1, ordering: .relaxed) }
-
-        var count: Int { value.load(ordering: .relaxed) }
-    }
-
     /// Runs `body` in `count` child tasks at once and returns their results.
     static func inTasks<Result: Sendable>(
         _ count: Int,

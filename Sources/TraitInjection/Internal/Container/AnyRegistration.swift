@@ -12,6 +12,12 @@ protocol AnyRegistration: AnyObject, Sendable {
     var summary: String { get }
     /// Resolves this registration (which takes no arguments) in `resolution`.
     func resolve(in resolution: Resolution) throws(ResolutionError)
+    /// Resolves this registration (which takes no arguments) in an async `resolution`.
+    func resolve(in resolution: AsyncResolution) async throws(ResolutionError)
+    /// Whether the factory awaits or is isolated to the main actor.
+    var isolation: FactoryIsolation { get }
+    /// Whether only an async resolve can make an instance.
+    var needsAsyncResolve: Bool { get }
 }
 
 extension Registration: AnyRegistration {
@@ -21,10 +27,16 @@ extension Registration: AnyRegistration {
     }
 
     @usableFromInline
-    func resetKeptInstance() { cell.reset() }
+    func resetKeptInstance() {
+        cell.reset()
+        asyncCell.reset()
+    }
 
     @usableFromInline
-    func retire() { cell.retire() }
+    func retire() {
+        cell.retire()
+        asyncCell.retire()
+    }
 
     @usableFromInline
     var summary: String { "\(description) at \(location)" }
@@ -32,5 +44,10 @@ extension Registration: AnyRegistration {
     @usableFromInline
     func resolve(in resolution: Resolution) throws(ResolutionError) {
         _ = try resolution.resolve(Service.self, name: description.name)
+    }
+
+    @usableFromInline
+    func resolve(in resolution: AsyncResolution) async throws(ResolutionError) {
+        _ = try await resolution.resolve(Service.self, name: description.name)
     }
 }

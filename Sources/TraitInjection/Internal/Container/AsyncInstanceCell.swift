@@ -24,16 +24,35 @@ import Synchronization
 /// Publication order: the instance is stored and the waiters are taken out under the lock, then
 /// resumed after it; a task that comes later finds the instance kept. No user code (a factory, a
 /// released instance's `deinit`) runs under the lock.
-final class AsyncInstanceCell<Service: Sendable>: Sendable {
-    private enum State {
+///
+/// `Service` is not required to be `Sendable` here because a registration's cell is only ever
+/// filled in the `.container` and `.weak` scopes, which ``Scope`` offers for `Sendable` services
+/// only; the same holds for the synchronous ``InstanceCell``.
+@usableFromInline
+final class AsyncInstanceCell<Service>: @unchecked Sendable {
+    @usableFromInline
+    enum State {
         case empty
         /// The task of resolve `creator` is making the instance; the others wait, each under its
         /// own number.
         case creating(creator: UInt64, waiters: [UInt64: Waiter])
         case kept(Service)
+        /// Kept weakly (the `.weak` scope): kept while anyone else holds the object.
+        case keptWeakly(WeakBox)
     }
 
-    private typealias Waiter = CheckedContinuation<Service?, any Error>
+    /// A weakly kept object.
+    @usableFromInline
+    final class WeakBox {
+        @usableFromInline weak var object: AnyObject?
+
+        init(_ object: AnyObject) { self.object = object }
+    }
+
+    /// A suspended waiter, resumed with the instance (in a box: it is `Sendable` by the invariant
+    /// above), or `nil` to claim again.
+    @usableFromInline
+    typealias Waiter = CheckedContinuation<UncheckedBox<Service>?, any Error>
 
     /// What a task that wants the instance does next.
     enum Claim {
@@ -50,7 +69,11 @@ final class AsyncInstanceCell<Service: Sendable>: Sendable {
     /// A resolve asked again, while making it, for an instance it is making: a cycle.
     struct OwnCreation: Error {}
 
-    private let state = Locked.make(State.empty)
+    @usableFromInline
+    let state = Locked.make(State.empty)
+
+    /// Set once the registration has been replaced: what is created from now on is not kept.
+    private let isRetired = Atomic<Bool>(false)
 
     /// Numbers the waiters, so that a cancellation finds its own.
     private let waiterNumbers = Atomic<UInt64>(0)
@@ -64,6 +87,10 @@ final class AsyncInstanceCell<Service: Sendable>: Sendable {
             switch state {
             case .kept(let service):
                 return .kept(service)
+            case .keptWeakly(let box):
+                if let object = box.object, let service = object as? Service { return .kept(service) }
+                state = .creating(creator: owner, waiters: [:])
+                return .create
             case .creating(let creator, _):
                 return creator == owner ? .ownCreation : .busy(creator: creator)
             case .empty:
@@ -73,16 +100,25 @@ final class AsyncInstanceCell<Service: Sendable>: Sendable {
         }
     }
 
-    /// Keeps `service`, made by the creator, and hands it to every waiter.
-    func publish(_ service: Service) {
+    /// Keeps `service`, made by the creator — weakly if `weakly` and it is an object, not at all
+    /// if the registration was retired — and hands it to every waiter.
+    func publish(_ service: Service, weakly: Bool = false) {
         let waiters = state.withLock { state -> [UInt64: Waiter] in
             guard case .creating(_, let waiters) = state else {
                 preconditionFailure("AsyncInstanceCell.publish without a creation under way")
             }
-            state = .kept(service)
+            if isRetired.load(ordering: .relaxed) {
+                state = .empty
+            } else if weakly {
+                // `.weak` keeps objects only: a value is handed out and not kept, like `.transient`.
+                let isObject = type(of: service as Any) is AnyObject.Type
+                state = isObject ? .keptWeakly(WeakBox(service as AnyObject)) : .empty
+            } else {
+                state = .kept(service)
+            }
             return waiters
         }
-        for waiter in waiters.values { waiter.resume(returning: service) }
+        for waiter in waiters.values { waiter.resume(returning: UncheckedBox(service)) }
     }
 
     /// Gives up the creation: nothing is kept, and every waiter gets `error`, or tries again if
@@ -146,24 +182,41 @@ final class AsyncInstanceCell<Service: Sendable>: Sendable {
         }
     }
 
-    /// The kept instance, if any.
+    /// The kept instance, if any: inlined into `resolveAsync`, the read of a published singleton.
+    @inlinable
     var keptInstance: Service? {
-        state.withLock { state in
-            if case .kept(let service) = state { return service }
-            return nil
+        // A strong reference loaded from a weak one may be the last: released by the caller,
+        // after the lock.
+        let (strong, weak) = state.withLock { state -> (Service?, AnyObject?) in
+            switch state {
+            case .kept(let service): return (service, nil)
+            case .keptWeakly(let box): return (nil, box.object)
+            case .empty, .creating: return (nil, nil)
+            }
         }
+        return strong ?? weak.flatMap { $0 as? Service }
     }
 
     /// Lets the kept instance go; the next `instance(make:)` creates a new one. A creation under
     /// way is not affected: it keeps what it makes.
     func reset() {
         let released = state.withLock { state -> Service? in
-            guard case .kept(let service) = state else { return nil }
+            guard case .kept(let service) = state else {
+                if case .keptWeakly = state { state = .empty }
+                return nil
+            }
             state = .empty
             return service
         }
         // Released here, outside the lock: its `deinit` may use the container.
         withExtendedLifetime(released) {}
+    }
+
+    /// Lets the kept instance go for good: the registration has been replaced, and a creation
+    /// under way or started by a resolve still holding it hands its instance out without keeping it.
+    func retire() {
+        isRetired.store(true, ordering: .relaxed)
+        reset()
     }
 
     /// Waits for the creation by `creator` that ``claim(by:)`` reported: its instance, its error,
@@ -175,15 +228,15 @@ final class AsyncInstanceCell<Service: Sendable>: Sendable {
     ///   while it waits (at once, if it already was).
     func waitForCreation(of creator: UInt64) async throws -> Service? {
         let number = waiterNumbers.wrappingAdd(1, ordering: .relaxed).newValue
-        return try await withTaskCancellationHandler {
+        let box = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (waiter: Waiter) in
-                let outcome = state.withLock { state -> Result<Service?, any Error>? in
+                let outcome = state.withLock { state -> Result<UncheckedBox<Service>?, any Error>? in
                     // Checked under the lock: the flag is set before `onCancel` runs, so either it
                     // is seen here, or `onCancel` runs after this registers and finds the waiter.
                     if Task.isCancelled { return .failure(CancellationError()) }
                     guard case .creating(let current, var waiters) = state else {
-                        if case .kept(let service) = state { return .success(service) }
-                        return .success(nil)
+                        if case .kept(let service) = state { return .success(UncheckedBox(service)) }
+                        return .success(nil)  // Claim again: that also reads a weakly kept instance.
                     }
                     guard current == creator else { return .success(nil) }
                     state = .empty  // So that `waiters` is the only reference: no copy to insert.
@@ -203,6 +256,7 @@ final class AsyncInstanceCell<Service: Sendable>: Sendable {
             }
             cancelled?.resume(throwing: CancellationError())
         }
+        return box?.value
     }
 
     // MARK: For tests

@@ -22,6 +22,18 @@ extension ResolutionContext {
         return ResolutionError(kind: .cycle, service: registration.step.service, path: frames[start...].map(\.step))
     }
 
+    /// Throws if this synchronous resolve cannot run the factory of `registration`: it awaits, or
+    /// it is isolated to the main actor and this resolve runs elsewhere.
+    @usableFromInline
+    func checkIsolation<Service>(_ registration: Registration<Service>) throws(ResolutionError) {
+        if registration.needsAsyncResolve {
+            throw ResolutionError(kind: .needsAsyncResolve, service: registration.step.service, path: path.steps())
+        }
+        if registration.isolation == .mainActor, !MainQueue.isCurrent {
+            throw ResolutionError(kind: .needsMainActor, service: registration.step.service, path: path.steps())
+        }
+    }
+
     /// The error for a chain too deep for this thread's stack.
     @usableFromInline
     func tooDeep(_ registration: any AnyRegistration) -> ResolutionError {

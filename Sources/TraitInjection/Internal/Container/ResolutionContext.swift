@@ -162,6 +162,10 @@ final class ResolutionContext {
         case .transient:
             break
         }
+        // A factory that awaits, or runs on the main actor: refused here if it cannot run.
+        if registration.isolation != .none || registration.completesAsync.load(ordering: .acquiring) {
+            try checkIsolation(registration)
+        }
         if registration.takesArguments {
             if let argumentKey { try checkCycle(registration, key: argumentKey) }
         } else if path.index(of: registration) != nil || !isRoot {

@@ -1,0 +1,81 @@
+/// The resolver an async factory receives: one top-level async resolve of a ``Container`` in
+/// progress.
+///
+/// ```swift
+/// container.register(Catalog.self) { r in        // r: AsyncResolution
+///     await Catalog.open(database: try await r.resolve(Database.self))
+/// }
+/// ```
+///
+/// Resolving through it keeps the object graph together, like ``Resolution`` does for
+/// synchronous factories: cycles are reported with their path (the path travels with the
+/// resolution, across `await` and into child tasks), `.graph` services are shared within the
+/// task that resolves them, and `initCompleted` closures run once the outermost factory has
+/// returned. It resolves every registration: async ones here, synchronous ones as a synchronous
+/// resolve of their own, main-actor ones on the main actor.
+///
+/// A resolution is `Sendable`, so a factory may resolve in child tasks (`async let`, a task
+/// group). It is valid while its top-level resolve lasts; kept and used later, it throws
+/// ``ResolutionError/Kind-swift.enum/resolverExpired``.
+public struct AsyncResolution: Sendable {
+    /// The state of the top-level resolve this belongs to.
+    let state: AsyncResolveState
+    /// The service whose factory received this (`nil` at the top level), with the path to it.
+    let frame: AsyncFrame?
+    /// Where lookups start: the container resolved from, or the one that owns the `.container`
+    /// or `.weak` registration whose factory received this.
+    let container: Container
+
+    init(state: AsyncResolveState, frame: AsyncFrame?, container: Container) {
+        self.state = state
+        self.frame = frame
+        self.container = container
+    }
+
+    /// Resolves `service` registered under `name` with runtime `arguments`, as part of this
+    /// resolution's object graph, suspending (not blocking a thread) while another task creates a
+    /// shared instance it needs.
+    ///
+    /// ```swift
+    /// container.register(Report.self) { r in
+    ///     async let sales = r.resolve(SalesFeed.self)
+    ///     async let stock = r.resolve(StockFeed.self)
+    ///     return try await Report(sales: sales, stock: stock)
+    /// }
+    /// ```
+    ///
+    /// - Throws: ``ResolutionError`` when nothing is registered, a cycle or a deadlock between
+    ///   tasks is found, a factory throws, the task is cancelled, or this resolution has expired;
+    ///   with the path that led here.
+    public func resolve<Service, each Argument>(
+        _ service: Service.Type = Service.self,
+        name: String? = nil,
+        arguments: repeat each Argument
+    ) async throws(ResolutionError) -> Service {
+        guard state.isActive else {
+            throw ResolutionError.expired(Service.self, name: name, arguments: (repeat each Argument).self)
+        }
+        let key = ServiceKey(Service.self, name: name, arguments: (repeat each Argument).self)
+        guard let found = container.retainedRegistration(for: key) else {
+            let requested = ServiceDescription(Service.self, name: name, arguments: (repeat each Argument).self)
+            throw ResolutionError(
+                kind: .notRegistered,
+                service: requested.description,
+                path: frame?.steps ?? [],
+                availableRegistrations: container.registrations(of: ObjectIdentifier(Service.self))
+            )
+        }
+        // Filed under the key of `Service` and the argument types.
+        let registration = unsafeDowncast(found, to: Registration<Service>.self)
+        return try await resolve(registration, arguments: repeat each arguments)
+    }
+
+    /// The same resolve, looking up from `container`.
+    func looking(up container: Container) -> AsyncResolution {
+        AsyncResolution(state: state, frame: frame, container: container)
+    }
+
+    /// The resolution of the task running an async factory or `initCompleted` closure, for a
+    /// `container.resolveAsync` called inside it, which then belongs to the same resolve.
+    @usableFromInline @TaskLocal static var current: AsyncResolution?
+}

@@ -1,0 +1,263 @@
+// How an async resolve makes an instance of a registration: async ones here, with their path,
+// graph and shared instances; synchronous ones as a synchronous resolve of their own.
+
+extension AsyncResolution {
+    /// Resolves `registration`, found from `container` under the key of `Service` and the
+    /// argument types.
+    func resolve<Service, each Argument>(
+        _ registration: Registration<Service>,
+        arguments: repeat each Argument
+    ) async throws(ResolutionError) -> Service {
+        guard registration.needsAsyncResolve else {
+            return try await resolveSynchronously(registration, arguments: repeat each arguments)
+        }
+        let scope = registration.scope
+        let argumentHash =
+            registration.takesArguments ? ArgumentKey(registration, repeat each arguments)?.hashValue : nil
+        if let start = frame?.cycleStart(registration, argumentHash: argumentHash) {
+            let steps = start.frames.count - 1
+            throw ResolutionError(
+                kind: .cycle,
+                service: registration.step.service,
+                path: Array(frame!.steps.dropFirst(steps))
+            )
+        }
+        if (frame?.depth ?? 0) >= ResolutionContext.maximumDepth {
+            throw ResolutionError(
+                kind: .tooDeep,
+                service: registration.step.service,
+                path: Array((frame?.steps ?? []).prefix(5)),
+                depth: (frame?.depth ?? 0) + 1
+            )
+        }
+        let graphKey = scope == .graph && !registration.takesArguments ? graphKey(of: registration) : nil
+        if let graphKey, let cached = state.graphInstance(graphKey, as: Service.self) { return cached }
+
+        var isCreator = false
+        if scope.keepsInstance, !state.isDryRun {
+            if let kept = try await claim(registration) { return kept }
+            isCreator = true
+        }
+        // A kept instance is built from the registrations of the container that keeps it.
+        let lookup = isCreator ? registration.owner : container
+        let handle = AsyncResolution(
+            state: state,
+            frame: AsyncFrame(registration, argumentHash: argumentHash, outer: frame),
+            container: lookup
+        )
+        let instance: Service
+        do {
+            instance = try await handle.make(registration, arguments: repeat each arguments)
+        } catch {
+            let wrapped = handle.wrap(error)
+            if isCreator {
+                registration.asyncCell.abandon(wrapped, retry: Task.isCancelled || wrapped.kind == .cancelled)
+            }
+            throw wrapped
+        }
+        if let graphKey { state.keepGraphInstance(instance, for: graphKey) }
+        enqueueCompletions(of: registration, for: instance, from: lookup)
+        if isCreator { state.addClaim(instance, of: registration, weakly: scope == .weak) }
+        return instance
+    }
+
+    /// The kept instance of `registration`, or `nil` once this resolve has claimed the right to
+    /// create it; waits (suspending) while another resolve creates it.
+    private func claim<Service>(_ registration: Registration<Service>) async throws(ResolutionError) -> Service? {
+        let cell = registration.asyncCell
+        while true {
+            switch cell.claim(by: state.number) {
+            case .kept(let kept):
+                return kept
+            case .create:
+                return nil
+            case .busy(let creator):
+                do {
+                    let published = try await AsyncCreationWaits.waiting(
+                        state.number,
+                        for: registration.step.description,
+                        createdBy: creator,
+                        while: { cell.isCreating(by: creator) },
+                        { try await cell.waitForCreation(of: creator) }
+                    )
+                    if let published { return published }
+                } catch let deadlock as AsyncCreationWaits.Deadlock {
+                    var error = ResolutionError(
+                        kind: .deadlock,
+                        service: deadlock.services.first ?? registration.step.description,
+                        path: frame?.steps ?? [],
+                        relatedServices: deadlock.services
+                    )
+                    error.isBetweenTasks = true
+                    error.contestedCreation = { _ = try? await cell.waitForCreation(of: creator) }
+                    throw error
+                } catch {
+                    throw wrap(error)
+                }
+            // The creation was given up or is over: claim again.
+            case .ownCreation:
+                // Made earlier in this resolve (its factory returned): the same instance.
+                if let made = state.claimedInstance(of: registration) { return made }
+                // Its factory is still running in another task of this same resolve (not on this
+                // path: that is a cycle, found before). Waiting for it could wait for ourselves.
+                throw ResolutionError(
+                    kind: .deadlock,
+                    service: registration.step.service,
+                    path: frame?.steps ?? [],
+                    underlyingError: """
+                        \(registration.step.service) was asked for by two tasks of one resolve at once \
+                        (child tasks of a factory) while it was being created: resolve it once, before \
+                        starting the child tasks, and hand it to them.
+                        """
+                )
+            }
+        }
+    }
+
+    /// Runs the factory of `registration` (which needs an async resolve) with this resolution.
+    private func make<Service, each Argument>(
+        _ registration: Registration<Service>,
+        arguments: repeat each Argument
+    ) async throws -> Service {
+        switch registration.isolation {
+        case .async:
+            let factory = unsafeDowncast(registration.factory, to: AsyncFactoryBox<Service, repeat each Argument>.self)
+            return try await Self.$current.withValue(self) {
+                try await factory.make(self, repeat each arguments)
+            }
+        case .none:
+            // A synchronous factory with an async `initCompleted` closure: the factory runs in a
+            // synchronous resolve of its own.
+            let factory = unsafeDowncast(registration.factory, to: FactoryBox<Service, repeat each Argument>.self)
+            let container = self.container
+            return try container.withTopLevelResolution(isDryRun: state.isDryRun) { context throws(ResolutionError) in
+                do {
+                    return try factory(context.resolution(from: container), repeat each arguments)
+                } catch {
+                    throw wrap(error)
+                }
+            }
+        case .mainActor:
+            throw ResolutionError(
+                kind: .needsAsyncResolve,
+                service: registration.step.service,
+                path: frame?.steps ?? [],
+                underlyingError: "a main-actor factory cannot have async initCompleted closures"
+            )
+        }
+    }
+
+    /// Resolves a registration with a synchronous factory: as a synchronous resolve of its own (on
+    /// the main actor if its factory is isolated there), whose `.graph` instance this task
+    /// shares with the rest of the async resolve.
+    private func resolveSynchronously<Service, each Argument>(
+        _ registration: Registration<Service>,
+        arguments: repeat each Argument
+    ) async throws(ResolutionError) -> Service {
+        let graphKey =
+            registration.scope == .graph && !registration.takesArguments ? graphKey(of: registration) : nil
+        if let graphKey, let cached = state.graphInstance(graphKey, as: Service.self) { return cached }
+        let instance: Service
+        do throws(ResolutionError) {
+            if registration.isolation == .mainActor, !MainQueue.isCurrent, let hop = registration.mainActorHop {
+                let hop = unsafeDowncast(hop, to: MainActorHop<Service, repeat each Argument>.self)
+                instance = try await hop.resolve(container, registration.description.name, repeat each arguments)
+            } else {
+                let container = self.container
+                instance = try container.withTopLevelResolution(isDryRun: state.isDryRun) {
+                    context throws(ResolutionError) in
+                    try context.resolve(registration, from: container, arguments: repeat each arguments)
+                }
+            }
+        } catch {
+            throw error.following(frame?.steps ?? [])
+        }
+        if let graphKey { state.keepGraphInstance(instance, for: graphKey) }
+        return instance
+    }
+
+    /// Queues the auto-injection and the `initCompleted` closures of a new instance.
+    private func enqueueCompletions<Service>(
+        of registration: Registration<Service>,
+        for instance: Service,
+        from lookup: Container
+    ) {
+        if registration.autoInjects,
+            let injection = registration.autoInjection.injection(into: instance, of: registration)
+        {
+            state.enqueue(
+                .init(registration: registration, container: lookup, run: .sync { try injection($0, instance) }))
+        }
+        if registration.hasCompletion {
+            for completion in registration.completions {
+                state.enqueue(
+                    .init(registration: registration, container: lookup, run: .sync { try completion($0, instance) })
+                )
+            }
+        }
+        for completion in registration.asyncCompletions {
+            state.enqueue(
+                .init(registration: registration, container: lookup, run: .async { try await completion($0, instance) })
+            )
+        }
+    }
+
+    /// Runs a queued completion, with this resolution (whose frame is its registration's).
+    func run(_ completion: AsyncResolveState.Completion) async throws(ResolutionError) {
+        do {
+            switch completion.run {
+            case .sync(let run):
+                let container = self.container
+                try container.withTopLevelResolution(isDryRun: state.isDryRun) { context throws(ResolutionError) in
+                    do {
+                        try run(context.resolution(from: container))
+                    } catch {
+                        throw wrap(error)
+                    }
+                }
+            case .async(let run):
+                try await Self.$current.withValue(self) { try await run(self) }
+            }
+        } catch {
+            throw wrap(error)
+        }
+    }
+
+    /// The key of the `.graph` instance of `registration`, or `nil` in a task that does not
+    /// share them.
+    private func graphKey(of registration: AnyObject) -> GraphKey? {
+        guard state.sharesGraph else { return nil }
+        return GraphKey(registration: ObjectIdentifier(registration), container: ObjectIdentifier(container))
+    }
+
+    /// The error a factory threw, as a ``ResolutionError`` with this resolution's path.
+    func wrap(_ error: any Error) -> ResolutionError {
+        if let resolutionError = error as? ResolutionError { return resolutionError }
+        let steps = frame?.steps ?? []
+        return ResolutionError(
+            kind: error is CancellationError ? .cancelled : .factoryFailed,
+            service: steps.last?.service ?? "?",
+            path: steps,
+            underlyingError: String(describing: error)
+        )
+    }
+}
+
+extension ResolutionError {
+    /// This error, reached through `steps`: they go before its own path.
+    func following(_ steps: [Step]) -> ResolutionError {
+        guard !steps.isEmpty else { return self }
+        var error = ResolutionError(
+            kind: kind,
+            service: service,
+            path: steps + path,
+            availableRegistrations: availableRegistrations,
+            underlyingError: underlyingError,
+            relatedServices: relatedServices,
+            depth: depth
+        )
+        error.isBetweenTasks = isBetweenTasks
+        error.contestedCreation = contestedCreation
+        return error
+    }
+}

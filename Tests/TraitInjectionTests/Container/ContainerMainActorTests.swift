@@ -1,0 +1,89 @@
+import TestFixtures
+import Testing
+import TraitInjection
+
+/// A view model: isolated to the main actor, so `Sendable`.
+@MainActor
+final class ProfileViewModel {
+    let service: Service
+    var title = "Profile"
+
+    init(service: Service) {
+        self.service = service
+    }
+}
+
+/// A screen whose `@Inject` property holds a main-actor service.
+@MainActor
+final class ProfileScreen {
+    @Inject var viewModel: ProfileViewModel
+}
+
+/// A service made by an async factory from a main-actor one.
+final class ProfilePresenter: Sendable {
+    let viewModel: ProfileViewModel
+    init(viewModel: ProfileViewModel) { self.viewModel = viewModel }
+}
+
+@Suite("Container: main-actor registrations")
+struct ContainerMainActorTests {
+    func container(scope: Scope<ProfileViewModel> = .graph) -> Container {
+        let container = Container()
+        container.register(Service.self) { _ in Service() }.inScope(.container)
+        container.register(ProfileViewModel.self) { @MainActor r in
+            // Main-actor state, touched where it lives.
+            let viewModel = ProfileViewModel(service: try r.resolve(Service.self))
+            viewModel.title = "Made on the main actor"
+            return viewModel
+        }
+        .inScope(scope)
+        container.register(ProfilePresenter.self) { r in
+            ProfilePresenter(viewModel: try await r.resolve(ProfileViewModel.self))
+        }
+        return container
+    }
+
+    @Test("On the main actor, a synchronous resolve runs the factory")
+    @MainActor
+    func synchronousOnMainActor() throws {
+        let viewModel = try container().resolve(ProfileViewModel.self)
+        #expect(viewModel.title == "Made on the main actor")
+    }
+
+    @Test("Off the main actor, a synchronous resolve throws instead of trapping")
+    func synchronousElsewhereThrows() async {
+        let container = container()
+        let error = await Task.detached {
+            #expect(throws: ResolutionError.self) { try container.resolve(ProfileViewModel.self) }
+        }.value
+        #expect(error?.kind == .needsMainActor)
+        #expect(error?.description.contains("registered on the main actor") == true)
+        #expect(error?.description.contains("await") == true)
+    }
+
+    @Test("From elsewhere, resolveAsync hops to the main actor; async factories depend on main-actor services")
+    func asyncHops() async throws {
+        let container = container()
+        let viewModel = try await Task.detached { try await container.resolveAsync(ProfileViewModel.self) }.value
+        #expect(await viewModel.title == "Made on the main actor")
+        let presenter = try await Task.detached { try await container.resolveAsync(ProfilePresenter.self) }.value
+        #expect(await presenter.viewModel.title == "Made on the main actor")
+    }
+
+    @Test("A main-actor singleton, once made, is handed out anywhere: it is Sendable")
+    func singletonAnywhere() async throws {
+        let container = container(scope: .container)
+        let made = try await container.resolveAsync(ProfileViewModel.self)
+        let elsewhere = try await Task.detached { try container.resolve(ProfileViewModel.self) }.value
+        #expect(made === elsewhere)
+    }
+
+    @Test("@Inject in a @MainActor class resolves a main-actor service")
+    @MainActor
+    func injectOnMainActor() {
+        let container = container()
+        let screen = Container.withShared(container) { ProfileScreen() }
+        let title = Container.withShared(container) { screen.viewModel.title }
+        #expect(title == "Made on the main actor")
+    }
+}
