@@ -20,6 +20,7 @@ let package = Package(
         sample("GettingStarted"),
         sample("TraitsArticle", generatingTraits: true),
         sample("ContainerArticle"),
+        sample("ConcurrencyArticle"),
 
         // The app of *Generating traits* and its tests, with those of *Testing* and the README's.
         // sample-begin

@@ -1,4 +1,5 @@
-// `swift run Example`: a tour of traits (a person, a pet, a catchphrase), then of the container.
+// `swift run Example`: a tour of traits (a person, a pet, a catchphrase), then of the container,
+// its property wrappers, and its async and main-actor resolution.
 
 print("== Traits: a person, a pet and a catchphrase ==")
 
@@ -23,3 +24,6 @@ try runContainerTour()
 
 print()
 try runInjectTour()
+
+print()
+try await runConcurrencyTour()

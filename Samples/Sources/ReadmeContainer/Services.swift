@@ -22,3 +22,20 @@ struct Greeter {
 final class RestaurantLister {
     var restaurants: [String] { ["Chez Panisse", "Noma"] }
 }
+
+/// Opened asynchronously.
+final class Database: Sendable {
+    let path: String
+
+    private init(path: String) { self.path = path }
+
+    static func open(_ path: String) async throws -> Database {
+        await Task.yield()
+        return Database(path: path)
+    }
+}
+
+@MainActor
+final class ProfileViewModel {
+    let title = "Profile"
+}

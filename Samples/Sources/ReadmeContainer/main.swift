@@ -21,3 +21,14 @@ final class RestaurantListViewController {
     @Inject private var lister: RestaurantLister  // resolved on first access, then kept
 }
 // sample-end
+
+// sample-begin
+container.register(Database.self) { _ in try await Database.open("app.sqlite") }  // awaits
+    .inScope(.container)
+container.register(ProfileViewModel.self) { @MainActor _ in ProfileViewModel() }
+
+let database = try await container.resolveAsync(Database.self)
+let viewModel = try await container.resolveAsync(ProfileViewModel.self)  // made on the main actor
+// sample-end
+
+precondition(database.path == "app.sqlite" && viewModel.title == "Profile")

@@ -24,7 +24,7 @@ extension Container {
     /// tasks resolving it at once run the factory once; the others suspend until it is published.
     ///
     /// - Returns: The registration, to refine with ``Registration/inScope(_:)`` or
-    ///   ``Registration/initCompleted(_:)-1fn5k``.
+    ///   ``Registration/initCompleted(_:)-((AsyncResolution,Service)->Void)``.
     @discardableResult
     public func register<Service, each Argument>(
         _ service: Service.Type = Service.self,

@@ -71,7 +71,7 @@ public final class Container: Sendable, Resolver {
     /// ```
     ///
     /// - Returns: The registration, to refine with ``Registration/inScope(_:)`` or
-    ///   ``Registration/initCompleted(_:)``.
+    ///   ``Registration/initCompleted(_:)-((Resolution,Service)->Void)``.
     @discardableResult
     public func register<Service, each Argument>(
         _ service: Service.Type = Service.self,

@@ -152,7 +152,7 @@ public final class Registration<Service>: Sendable {
     }
 
     /// Adds a closure that completes each new instance asynchronously, after the whole object
-    /// graph it belongs to is created, like ``initCompleted(_:)-1fn5k``.
+    /// graph it belongs to is created, like ``initCompleted(_:)-((Resolution,Service)->Void)``.
     ///
     /// ```swift
     /// container.register(Catalog.self) { r in await Catalog.open() }

@@ -22,7 +22,7 @@ public struct Scope<Service>: Sendable, Hashable, CustomStringConvertible {
 
     /// One instance per top-level `resolve` call: every dependency on the service within one
     /// object graph gets the same instance. This is what makes circular dependencies through
-    /// ``Registration/initCompleted(_:)`` work. The default.
+    /// ``Registration/initCompleted(_:)-((Resolution,Service)->Void)`` work. The default.
     public static var graph: Scope { Scope(.graph) }
 
     public var description: String { kind.description }

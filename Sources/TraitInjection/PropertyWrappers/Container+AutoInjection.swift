@@ -13,7 +13,7 @@ extension Container {
     /// A container does this by itself for every instance it creates: it finds the properties by
     /// reflection and resolves them within the same resolution, after the instance's object graph
     /// exists, so a cycle through a strong ``Inject`` and a ``WeakInject`` closes with no
-    /// ``Registration/initCompleted(_:)``.
+    /// ``Registration/initCompleted(_:)-((Resolution,Service)->Void)``.
     ///
     /// - Parameter instance: An object, or a struct (its wrappers share their storage with it).
     /// - Throws: ``InjectionError`` for the first property that cannot be resolved.
