@@ -23,6 +23,7 @@ let package = Package(
             also: [
                 .product(name: "Swinject", package: "Swinject"), "LibrarySubject", "DictionarySnapshotSubject",
                 "MutexCellSubject", "LockedRegistrySubject", "NewContextSubject", "UncheckedExclusivitySubject",
+                "LockedAsyncLookupSubject",
             ]
         ),
 
@@ -42,6 +43,8 @@ let package = Package(
         // The library as shipped, with exclusivity checks off everywhere (the most that
         // `@exclusivity(unchecked)` on the resolution context's properties could save).
         + variant("UncheckedExclusivity", flags: ["-enforce-exclusivity=unchecked"])
+        // `resolveAsync`'s lookup under the registry's and the cell's locks, retained.
+        + variant("LockedAsyncLookup", replacing: "Container/Container+Async.swift")
         // The trait store's techniques (`Subjects/Shared/TraitSubject.swift`).
         + variant("LockedSlot", replacing: "Traits/TraitSlot.swift"),
     swiftLanguageModes: [.v6]

@@ -20,6 +20,32 @@ struct ContainerIsolationTests {
         #expect(Greeter().greeting.text == "Hello \(number)")
     }
 
+    @Test(
+        "32 parallel async tests: child tasks resolve async services from their test's own container",
+        .container,
+        arguments: 0..<32
+    )
+    func childTasksSeeTheTestsContainer(number: Int) async throws {
+        Container.shared.register(Int.self) { _ in
+            await Task.yield()
+            return number
+        }
+        .inScope(.container)
+        let seen = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    try await pause()
+                    // Resolved in a child task: the trait's task-local container reaches it.
+                    return try await Container.shared.resolveAsync(Int.self)
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(seen == Array(repeating: number, count: 8))
+        async let inChild = Container.shared.resolveAsync(Int.self)
+        #expect(try await inChild == number)
+    }
+
     @Test("The trait's closure registers the test's services", .container { $0.register(Int.self) { _ in -1 } })
     func registeredByTheTrait() async throws {
         try await pause()

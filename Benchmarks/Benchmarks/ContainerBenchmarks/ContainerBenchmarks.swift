@@ -2,6 +2,7 @@ import Benchmark
 import DictionarySnapshotSubject
 import Dispatch
 import LibrarySubject
+import LockedAsyncLookupSubject
 import LockedRegistrySubject
 import MutexCellSubject
 import NewContextSubject
@@ -429,6 +430,8 @@ let benchmarks: @Sendable () -> Void = {
     splitRows("baseline registry read under a lock") { LockedRegistrySubject.Subject() }
     splitRows("baseline new context per resolve") { NewContextSubject.Subject() }
     splitRows("exclusivity unchecked") { UncheckedExclusivitySubject.Subject() }
+    asyncSplitRow("TraitInjection") { LibrarySubject.Subject() }
+    asyncSplitRow("baseline lookup under locks") { LockedAsyncLookupSubject.Subject() }
 
     // Throughput: the same resolutions per thread, on one thread and on two at once. With perfect
     // scaling the two-thread iteration takes as long as the one-thread one.
@@ -493,6 +496,8 @@ protocol SplitSubject: Sendable {
     func singleton() -> AnyObject
     func graph() -> AnyObject
     func chain() -> AnyObject
+    func asyncSingleton() async -> AnyObject
+    func warmAsyncSingleton() async
 }
 
 extension LibrarySubject.Subject: SplitSubject {}
@@ -501,6 +506,18 @@ extension MutexCellSubject.Subject: SplitSubject {}
 extension LockedRegistrySubject.Subject: SplitSubject {}
 extension NewContextSubject.Subject: SplitSubject {}
 extension UncheckedExclusivitySubject.Subject: SplitSubject {}
+extension LockedAsyncLookupSubject.Subject: SplitSubject {}
+
+/// The split's row for `resolveAsync` of a published async singleton, on one build.
+func asyncSplitRow<Subject: SplitSubject>(_ label: String, _ make: @escaping @Sendable () -> Subject) {
+    Benchmark("Split async singleton: \(label)") { benchmark, subject in
+        for _ in benchmark.scaledIterations { blackHole(await subject.asyncSingleton()) }
+    } setup: {
+        let subject = make()
+        await subject.warmAsyncSingleton()
+        return subject
+    }
+}
 
 /// The split's rows for one build: transient, cached singleton and 4-object graph per resolve, and
 /// a chain of 50 per resolve of its head.

@@ -12,6 +12,8 @@
     import TraitInjectionNewContext
 #elseif VARIANT_UncheckedExclusivity
     import TraitInjectionUncheckedExclusivity
+#elseif VARIANT_LockedAsyncLookup
+    import TraitInjectionLockedAsyncLookup
 #else
     import TraitInjection
 #endif
@@ -19,6 +21,11 @@
 final class TransientService: Sendable {}
 
 final class SingletonService: Sendable {}
+
+final class AsyncSingletonService: Sendable {}
+
+/// Returns at once: what makes a factory async without measuring a suspension.
+func ready() async {}
 
 final class Leaf: Sendable {}
 
@@ -61,7 +68,23 @@ public final class Subject: Sendable {
             }
             .inScope(.transient)
         }
+        container.register(AsyncSingletonService.self) { _ in
+            await ready()
+            return AsyncSingletonService()
+        }
+        .inScope(.container)
         _ = singleton()
+    }
+
+    /// Made once, before the rows measure it.
+    public func warmAsyncSingleton() async { _ = await asyncSingleton() }
+
+    public func asyncSingleton() async -> AnyObject {
+        do {
+            return try await container.resolveAsync(AsyncSingletonService.self)
+        } catch {
+            fatalError("\(error)")
+        }
     }
 
     public func transient() -> AnyObject { must { try container.resolve(TransientService.self) } }

@@ -252,4 +252,63 @@ struct ContainerAsyncStressTests {
         #expect(services[0] !== services[2])
         #expect(made.count == 3)
     }
+    @Test("Child tasks of one resolve asking for a shared instance another of them is making wait for it")
+    func siblingsWait() async throws {
+        let container = Container()
+        let asked = Counter()
+        let calls = Counter()
+        container.register(Service.self) { _ in
+            calls.increment()
+            // Made only once every child task has asked for it.
+            while asked.count < Self.tasks { await Task.yield() }
+            return Service()
+        }
+        .inScope(.container)
+        container.register([Service].self) { r in
+            try await withThrowingTaskGroup(of: Service.self) { group in
+                for _ in 0..<Self.tasks {
+                    group.addTask {
+                        asked.increment()
+                        return try await r.resolve(Service.self)
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+        }
+        let services = try await container.resolveAsync([Service].self)
+        #expect(services.count == Self.tasks)
+        #expect(Set(services.map(ObjectIdentifier.init)).count == 1)
+        #expect(calls.count == 1)
+        #expect(try await container.resolveAsync(Service.self) === services[0])
+    }
+
+    @Test("Child tasks of one resolve whose shared services need each other: a cycle error, no hang")
+    func siblingsInACycle() async throws {
+        let container = Container()
+        let started = Counter()
+        container.register(Parent.self) { r in
+            started.increment()
+            while started.count < 2 { await Task.yield() }
+            return Parent(child: try await r.resolve(Child.self))
+        }
+        .inScope(.container)
+        container.register(Child.self) { r in
+            started.increment()
+            while started.count < 2 { await Task.yield() }
+            let child = Child()
+            child.parent = try await r.resolve(Parent.self)
+            return child
+        }
+        .inScope(.container)
+        container.register([AnyObject].self) { r in
+            async let parent = r.resolve(Parent.self)
+            async let child = r.resolve(Child.self)
+            return [try await parent, try await child]
+        }
+        let error = await #expect(throws: ResolutionError.self) { try await container.resolveAsync([AnyObject].self) }
+        #expect(error?.kind == .cycle)
+        // Nothing was kept: each alone is a plain cycle.
+        let again = await #expect(throws: ResolutionError.self) { try await container.resolveAsync(Parent.self) }
+        #expect(again?.kind == .cycle)
+    }
 }

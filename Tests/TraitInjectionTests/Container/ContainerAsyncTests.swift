@@ -218,4 +218,82 @@ struct ContainerAsyncTests {
         let fresh = container.localRegistrations
         #expect(fresh.count == 4)
     }
+    @Test("Weak scope: an async instance is shared while held, and made again once released")
+    func weakScope() async throws {
+        let container = Container()
+        let made = Counter()
+        container.register(Service.self) { _ in
+            await Task.yield()
+            return Service(number: made.increment())
+        }
+        .inScope(.weak)
+        var held: Service? = try await container.resolveAsync(Service.self)
+        #expect(try await container.resolveAsync(Service.self) === held)
+        weak let released = held
+        held = nil
+        #expect(released == nil)
+        #expect(try await container.resolveAsync(Service.self).number == 2)
+    }
+
+    @Test("resetScopedInstances() lets async singletons go; replacing a registration mid-creation keeps nothing old")
+    func resetAndReplace() async throws {
+        let container = Container()
+        let gate = Gate()
+        let made = Counter()
+        container.register(Service.self) { _ in
+            let number = made.increment()
+            if number == 2 { await gate.wait() }
+            return Service(number: number)
+        }
+        .inScope(.container)
+        let first = try await container.resolveAsync(Service.self)
+        container.resetScopedInstances()
+        // The second creation waits at the gate while the registration is replaced.
+        let inFlight = Task { try await container.resolveAsync(Service.self) }
+        while made.count < 2 { await Task.yield() }
+        container.register(Service.self) { _ in
+            await Task.yield()
+            return Service(number: 100)
+        }
+        .inScope(.container)
+        gate.open()
+        #expect(try await inFlight.value.number == 2)
+        let replacement = try await container.resolveAsync(Service.self)
+        #expect(replacement.number == 100)
+        #expect(replacement !== first)
+        #expect(try await container.resolveAsync(Service.self) === replacement)
+    }
+
+    @Test("A synchronous factory failing inside an async resolve reports the whole path")
+    func syncFailureInsideAsync() async {
+        let container = Container()
+        container.register(Service.self) { _ in throw Failure() }
+        container.register([Service].self) { r in [try await r.resolve(Service.self)] }
+        let error = await #expect(throws: ResolutionError.self) { try await container.resolveAsync([Service].self) }
+        #expect(error?.kind == .factoryFailed)
+        #expect(error?.path.map(\.service) == ["Array<Service>", "Service"])
+    }
+    @Test("A dropped container frees what async resolves kept, also after a failed one")
+    func nothingLeaks() async throws {
+        weak var weakContainer: Container?
+        weak var weakSingleton: Service?
+        do {
+            let container = Container()
+            container.register(Service.self) { _ in
+                await Task.yield()
+                return Service()
+            }
+            .inScope(.container)
+            container.register(Database.self) { r in
+                _ = try await r.resolve(Service.self)
+                throw Failure()
+            }
+            .inScope(.container)
+            weakSingleton = try await container.resolveAsync(Service.self)
+            await #expect(throws: ResolutionError.self) { try await container.resolveAsync(Database.self) }
+            weakContainer = container
+        }
+        #expect(weakContainer == nil)
+        #expect(weakSingleton == nil)
+    }
 }

@@ -37,6 +37,7 @@ extension AsyncResolution {
         if scope.keepsInstance, !state.isDryRun {
             if let kept = try await claim(registration) { return kept }
             isCreator = true
+            state.siblings.begin(ObjectIdentifier(registration))
         }
         // A kept instance is built from the registrations of the container that keeps it.
         let lookup = isCreator ? registration.owner : container
@@ -51,7 +52,9 @@ extension AsyncResolution {
         } catch {
             let wrapped = handle.wrap(error)
             if isCreator {
-                registration.asyncCell.abandon(wrapped, retry: Task.isCancelled || wrapped.kind == .cancelled)
+                let retry = Task.isCancelled || wrapped.kind == .cancelled
+                registration.asyncCell.abandon(wrapped, retry: retry)
+                state.siblings.failed(ObjectIdentifier(registration), error: wrapped, retry: retry)
             }
             throw wrapped
         }
@@ -96,20 +99,23 @@ extension AsyncResolution {
                 }
             // The creation was given up or is over: claim again.
             case .ownCreation:
-                // Made earlier in this resolve (its factory returned): the same instance.
-                if let made = state.claimedInstance(of: registration) { return made }
-                // Its factory is still running in another task of this same resolve (not on this
-                // path: that is a cycle, found before). Waiting for it could wait for ourselves.
-                throw ResolutionError(
-                    kind: .deadlock,
-                    service: registration.step.service,
-                    path: frame?.steps ?? [],
-                    underlyingError: """
-                        \(registration.step.service) was asked for by two tasks of one resolve at once \
-                        (child tasks of a factory) while it was being created: resolve it once, before \
-                        starting the child tasks, and hand it to them.
-                        """
-                )
+                // Made, or being made in another task, by this same resolve (on this path it
+                // would be a cycle, found before): the same instance, once made.
+                let creating = Set((frame?.frames ?? []).map { ObjectIdentifier($0.registration) })
+                do {
+                    let made = try await state.siblings.instance(
+                        of: ObjectIdentifier(registration),
+                        creating: creating
+                    )
+                    // Made by this registration, so of its type.
+                    if let made { return (made as! Service) }
+                } catch is SiblingCreations.Cycle {
+                    throw ResolutionError(kind: .cycle, service: registration.step.service, path: frame?.steps ?? [])
+                } catch {
+                    throw wrap(error)
+                }
+                // Its creation is just starting, or was given up: claim again.
+                await Task.yield()
             }
         }
     }

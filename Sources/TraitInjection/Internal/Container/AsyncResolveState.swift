@@ -21,9 +21,6 @@ final class AsyncResolveState: Sendable {
     struct Claim {
         let publish: @Sendable () -> Void
         let abandon: @Sendable (any Error, Bool) -> Void
-        /// The registration, and the instance as made, for a second ask by the same resolve.
-        let registration: ObjectIdentifier
-        let instance: Any
     }
 
     /// An `initCompleted` closure or auto-injection, with its instance.
@@ -60,6 +57,8 @@ final class AsyncResolveState: Sendable {
     /// instances.
     private let startingTask: Int
     private let guarded = Locked.make(Guarded())
+    /// The shared instances this resolve is making, for its other tasks.
+    let siblings = SiblingCreations()
 
     init(isDryRun: Bool = false) {
         number = Self.numbers.wrappingAdd(1, ordering: .relaxed).newValue
@@ -103,17 +102,10 @@ final class AsyncResolveState: Sendable {
         let box = UncheckedBox(instance)
         let claim = Claim(
             publish: { cell.publish(box.value, weakly: weakly) },
-            abandon: { error, retry in cell.abandon(error, retry: retry) },
-            registration: ObjectIdentifier(registration),
-            instance: instance
+            abandon: { error, retry in cell.abandon(error, retry: retry) }
         )
         guarded.withLock { $0.claims.append(claim) }
-    }
-
-    /// The instance of `registration` this resolve has made but not yet published, if any.
-    func claimedInstance<Service>(of registration: Registration<Service>) -> Service? {
-        let identity = ObjectIdentifier(registration)
-        return guarded.withLock { state in state.claims.first { $0.registration == identity }?.instance } as? Service
+        siblings.made(ObjectIdentifier(registration), instance: instance)
     }
 
     // MARK: Completions

@@ -1,0 +1,128 @@
+/// The shared instances one async resolve is creating, for the resolve's other tasks.
+///
+/// A factory may resolve in child tasks (`async let`, a task group). When one of them wants a
+/// `.container` or `.weak` instance that another task of the same resolve is making, it cannot wait
+/// for the instance to be *published* — that happens when the whole resolve ends, which waits for
+/// this task — so it waits here until the instance is *made* (its factory returned), and gets it.
+///
+/// Tasks of one resolve may wait for each other in a cycle: the factory of A, in one task, needs B,
+/// whose factory, in another, needs A. Each wait is recorded with the services on the waiting
+/// task's path, which are being created and cannot finish while it waits; a wait whose service
+/// leads back through the recorded waits to one of them is refused.
+///
+/// Lock order: this lock is taken alone. Continuations are resumed after it; no user code runs
+/// under it. (Waits between different resolves go through ``AsyncCreationWaits``.)
+final class SiblingCreations: Sendable {
+    /// A refused wait: the tasks of the resolve would wait for each other.
+    struct Cycle: Error {}
+
+    /// A suspended task: it waits for `target` and is creating `sources` meanwhile.
+    private struct Waiter {
+        let sources: Set<ObjectIdentifier>
+        let target: ObjectIdentifier
+        let continuation: CheckedContinuation<UncheckedBox<Any>?, any Error>
+    }
+
+    private struct State {
+        /// The registrations whose instance a task of the resolve is making.
+        var creating: Set<ObjectIdentifier> = []
+        /// The instances made, by registration (published when the resolve ends).
+        var made: [ObjectIdentifier: UncheckedBox<Any>] = [:]
+        var waiters: [UInt64: Waiter] = [:]
+        var lastNumber: UInt64 = 0
+    }
+
+    private let state = Locked.make(State())
+
+    init() {}
+
+    /// Records that a task of the resolve has started making the instance of `registration`.
+    func begin(_ registration: ObjectIdentifier) {
+        state.withLock { _ = $0.creating.insert(registration) }
+    }
+
+    /// Records the instance of `registration` as made, and hands it to the tasks waiting for it.
+    ///
+    /// The instance is `Sendable`: only `.container` and `.weak` registrations, offered for
+    /// `Sendable` services only, are created this way.
+    func made(_ registration: ObjectIdentifier, instance: Any) {
+        let box = UncheckedBox(instance)
+        let waiting = state.withLock { state in
+            state.creating.remove(registration)
+            state.made[registration] = box
+            return Self.takeWaiters(for: registration, from: &state)
+        }
+        for waiter in waiting { waiter.continuation.resume(returning: box) }
+    }
+
+    /// Records that making the instance of `registration` failed: its waiters get `error`, or, if
+    /// `retry`, claim it again.
+    func failed(_ registration: ObjectIdentifier, error: any Error, retry: Bool) {
+        let waiting = state.withLock { state in
+            state.creating.remove(registration)
+            return Self.takeWaiters(for: registration, from: &state)
+        }
+        for waiter in waiting {
+            if retry {
+                waiter.continuation.resume(returning: nil)
+            } else {
+                waiter.continuation.resume(throwing: error)
+            }
+        }
+    }
+
+    /// The instance of `registration` once another task of the resolve has made it, or `nil` if
+    /// no task is making it (claim it again). `sources` are the registrations the waiting task is
+    /// creating.
+    ///
+    /// - Throws: ``Cycle`` without waiting if the wait would close a cycle of waits; the error
+    ///   of the failed creation; `CancellationError` if the task is cancelled while it waits.
+    func instance(of registration: ObjectIdentifier, creating sources: Set<ObjectIdentifier>) async throws -> Any? {
+        let number = state.withLock { state in
+            state.lastNumber += 1
+            return state.lastNumber
+        }
+        let box = try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation {
+                (continuation: CheckedContinuation<UncheckedBox<Any>?, any Error>) in
+                let outcome = state.withLock { state -> Result<UncheckedBox<Any>?, any Error>? in
+                    if let made = state.made[registration] { return .success(made) }
+                    guard state.creating.contains(registration) else { return .success(nil) }
+                    if Task.isCancelled { return .failure(CancellationError()) }
+                    if Self.leads(from: registration, to: sources, in: state.waiters) { return .failure(Cycle()) }
+                    state.waiters[number] = Waiter(sources: sources, target: registration, continuation: continuation)
+                    return nil
+                }
+                if let outcome { continuation.resume(with: outcome) }
+            }
+        } onCancel: {
+            let cancelled = state.withLock { $0.waiters.removeValue(forKey: number) }
+            cancelled?.continuation.resume(throwing: CancellationError())
+        }
+        return box?.value
+    }
+
+    /// Takes out the waiters for `registration`.
+    private static func takeWaiters(for registration: ObjectIdentifier, from state: inout State) -> [Waiter] {
+        let numbers = state.waiters.filter { $0.value.target == registration }.map(\.key)
+        return numbers.compactMap { state.waiters.removeValue(forKey: $0) }
+    }
+
+    /// Whether the recorded waits lead from `start` to one of `goals`: a task creating `start`
+    /// waits, directly or through others, for one of them.
+    private static func leads(
+        from start: ObjectIdentifier,
+        to goals: Set<ObjectIdentifier>,
+        in waiters: [UInt64: Waiter]
+    ) -> Bool {
+        var visited: Set<ObjectIdentifier> = [start]
+        var frontier = [start]
+        while let next = frontier.popLast() {
+            if goals.contains(next) { return true }
+            for waiter in waiters.values where waiter.sources.contains(next) {
+                if visited.insert(waiter.target).inserted { frontier.append(waiter.target) }
+            }
+        }
+        return false
+    }
+}
