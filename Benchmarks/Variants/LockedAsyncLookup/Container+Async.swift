@@ -37,16 +37,8 @@ extension Container {
         factory: @escaping @Sendable (AsyncResolution, repeat each Argument) async throws -> Service
     ) -> Registration<Service> {
         add(
-            Registration<Service>(
-                description: ServiceDescription(Service.self, name: name, arguments: (repeat each Argument).self),
-                location: Self.location(file, line),
-                owner: self,
-                autoInjects: true,
-                factory: AsyncFactoryBox(factory),
-                isolation: .async
-            ),
-            for: ServiceKey(Service.self, name: name, arguments: (repeat each Argument).self)
-        )
+            AsyncFactoryBox(factory), of: Service.self, name: name, arguments: (repeat each Argument).self, file, line,
+            isolation: .async)
     }
 
     /// Registers a `factory` isolated to the main actor for `service` under `name`: the place for
@@ -85,34 +77,31 @@ extension Container {
         @Sendable func hop(
             _ container: Container,
             _ name: String?,
+            _ isDryRun: Bool,
             _ arguments: repeat each Argument
         ) async throws(ResolutionError) -> Service {
             try await Container.resolveOnMainActor(
-                container, Service.self, name: name, arguments: repeat each arguments)
+                container, Service.self, name: name, isDryRun: isDryRun, arguments: repeat each arguments)
         }
         return add(
-            Registration<Service>(
-                description: ServiceDescription(Service.self, name: name, arguments: (repeat each Argument).self),
-                location: Self.location(file, line),
-                owner: self,
-                autoInjects: true,
-                factory: FactoryBox(onMainActor),
-                isolation: .mainActor,
-                mainActorHop: MainActorHop(resolve: hop)
-            ),
-            for: ServiceKey(Service.self, name: name, arguments: (repeat each Argument).self)
-        )
+            FactoryBox(onMainActor), of: Service.self, name: name, arguments: (repeat each Argument).self, file, line,
+            isolation: .mainActor, mainActorHop: MainActorHop(resolve: hop))
     }
 
-    /// Resolves `service` on the main actor, as a synchronous top-level resolve.
+    /// Resolves `service` on the main actor, as a synchronous top-level resolve (a dry run for
+    /// ``verifyAsync()``, which keeps nothing).
     @MainActor
     private static func resolveOnMainActor<Service: Sendable, each Argument: Sendable>(
         _ container: Container,
         _ service: Service.Type,
         name: String?,
+        isDryRun: Bool,
         arguments: repeat each Argument
     ) throws(ResolutionError) -> Service {
-        try container.resolve(service, name: name, arguments: repeat each arguments)
+        guard isDryRun else { return try container.resolve(service, name: name, arguments: repeat each arguments) }
+        return try container.withTopLevelResolution(isDryRun: true) { context throws(ResolutionError) in
+            try context.resolve(service, name: name, from: container, arguments: repeat each arguments)
+        }
     }
 
     // MARK: Resolving from async code
@@ -170,7 +159,7 @@ extension Container {
 
     /// What the registration for `key` needs: the plain version, for the technique split
     /// (`Benchmarks/README.md`). The registration is looked up under the registry's lock and
-    /// retained, and a kept async instance read under its cell's lock.
+    /// retained, and a kept instance read under its cell's lock.
     @inlinable
     func lookUp<Service>(_ key: ServiceKey, as _: Service.Type) -> AsyncLookup<Service> {
         guard let found = retainedRegistration(for: key) else { return .asynchronous }
@@ -192,17 +181,31 @@ extension Container {
         name: String?,
         arguments: repeat each Argument
     ) async throws(ResolutionError) -> Service {
-        // Inside a factory of an async resolve still running: part of it.
-        if let current = AsyncResolution.current, current.state.isActive {
-            return try await current.looking(up: self).resolve(service, name: name, arguments: repeat each arguments)
+        // Inside a factory of an async resolve still running (or a task one started): part of
+        // it, with a scope of its own, whose completions it runs before it returns. Joined while
+        // it runs, so that the resolve does not end meanwhile.
+        if let current = AsyncResolution.current, current.state.join() {
+            defer { current.state.leave() }
+            let joined = current.joining(from: self)
+            do throws(ResolutionError) {
+                let result = try await joined.resolve(service, name: name, arguments: repeat each arguments)
+                try await joined.scope.drain(in: current.state)
+                return result
+            } catch {
+                current.state.abandonClaims(of: joined.scope, because: error)
+                joined.scope.drop()
+                throw error
+            }
         }
         var attempt = 1
         while true {
             let state = AsyncResolveState()
             do throws(ResolutionError) {
-                let result = try await AsyncResolution(state: state, frame: nil, container: self)
-                    .resolve(service, name: name, arguments: repeat each arguments)
-                try await state.finish(in: self)
+                let result = try await AsyncResolution(
+                    state: state, scope: state.rootScope, frame: nil, container: self
+                )
+                .resolve(service, name: name, arguments: repeat each arguments)
+                try await state.finish()
                 return result
             } catch {
                 // Two resolves that took shared instances in opposite orders wait for each other:
@@ -242,8 +245,9 @@ extension Container {
             }
             let state = AsyncResolveState(isDryRun: true)
             do throws(ResolutionError) {
-                try await registration.resolve(in: AsyncResolution(state: state, frame: nil, container: self))
-                try await state.finish(in: self)
+                try await registration.resolve(
+                    in: AsyncResolution(state: state, scope: state.rootScope, frame: nil, container: self))
+                try await state.finish()
             } catch {
                 state.fail(error)
                 problems.append(error)

@@ -20,16 +20,21 @@
 public struct AsyncResolution: Sendable {
     /// The state of the top-level resolve this belongs to.
     let state: AsyncResolveState
+    /// Where the completions of the instances it makes are queued.
+    let scope: AsyncScope
     /// The service whose factory received this (`nil` at the top level), with the path to it.
+    /// Its registrations are not retained: a frame is read only while its resolve is active.
     let frame: AsyncFrame?
     /// Where lookups start: the container resolved from, or the one that owns the `.container`
-    /// or `.weak` registration whose factory received this.
-    let container: Container
+    /// or `.weak` registration whose factory received this. Not retained, so that an instance
+    /// keeping its resolver does not keep its container (which keeps the instance).
+    private weak var lookup: Container?
 
-    init(state: AsyncResolveState, frame: AsyncFrame?, container: Container) {
+    init(state: AsyncResolveState, scope: AsyncScope, frame: AsyncFrame?, container: Container) {
         self.state = state
+        self.scope = scope
         self.frame = frame
-        self.container = container
+        lookup = container
     }
 
     /// Resolves `service` registered under `name` with runtime `arguments`, as part of this
@@ -52,11 +57,17 @@ public struct AsyncResolution: Sendable {
         name: String? = nil,
         arguments: repeat each Argument
     ) async throws(ResolutionError) -> Service {
-        guard state.isActive else {
+        // Joined while it runs: the top-level resolve ends only after it.
+        guard let container = lookup, state.join() else {
             throw ResolutionError.expired(Service.self, name: name, arguments: (repeat each Argument).self)
         }
+        defer { state.leave() }
         let key = ServiceKey(Service.self, name: name, arguments: (repeat each Argument).self)
         guard let found = container.retainedRegistration(for: key) else {
+            if let optional = Service.self as? any OptionalService.Type {
+                let wrapped = try await optional.resolveWrapped(in: self, name: name, arguments: repeat each arguments)
+                return wrapped as! Service
+            }
             let requested = ServiceDescription(Service.self, name: name, arguments: (repeat each Argument).self)
             throw ResolutionError(
                 kind: .notRegistered,
@@ -67,12 +78,13 @@ public struct AsyncResolution: Sendable {
         }
         // Filed under the key of `Service` and the argument types.
         let registration = unsafeDowncast(found, to: Registration<Service>.self)
-        return try await resolve(registration, arguments: repeat each arguments)
+        return try await resolve(registration, from: container, arguments: repeat each arguments)
     }
 
-    /// The same resolve, looking up from `container`.
-    func looking(up container: Container) -> AsyncResolution {
-        AsyncResolution(state: state, frame: frame, container: container)
+    /// A `resolveAsync` called inside a factory of this resolve: part of it, looking up from
+    /// `container`, with a scope of its own whose completions it runs before it returns.
+    func joining(from container: Container) -> AsyncResolution {
+        AsyncResolution(state: state, scope: AsyncScope(), frame: frame, container: container)
     }
 
     /// The resolution of the task running an async factory or `initCompleted` closure, for a

@@ -80,14 +80,31 @@ public final class Container: Sendable, Resolver {
         line: UInt = #line,
         factory: @escaping @Sendable (Resolution, repeat each Argument) throws -> Service
     ) -> Registration<Service> {
+        add(FactoryBox(factory), of: Service.self, name: name, arguments: (repeat each Argument).self, file, line)
+    }
+
+    /// Files a registration of `factory` for `Service` under `name` and the argument types,
+    /// replacing any registration there.
+    func add<Service, each Argument>(
+        _ factory: any AnyObject & Sendable,
+        of _: Service.Type,
+        name: String?,
+        arguments: (repeat each Argument).Type,
+        _ file: StaticString,
+        _ line: UInt,
+        isolation: FactoryIsolation = .none,
+        mainActorHop: (any AnyObject & Sendable)? = nil
+    ) -> Registration<Service> {
         let registration = Registration<Service>(
-            description: ServiceDescription(Service.self, name: name, arguments: (repeat each Argument).self),
+            description: ServiceDescription(Service.self, name: name, arguments: arguments),
             location: Self.location(file, line),
             owner: self,
             autoInjects: true,
-            factory: FactoryBox(factory)
+            factory: factory,
+            isolation: isolation,
+            mainActorHop: mainActorHop
         )
-        return add(registration, for: ServiceKey(Service.self, name: name, arguments: (repeat each Argument).self))
+        return add(registration, for: ServiceKey(Service.self, name: name, arguments: arguments))
     }
 
     /// Files `registration` under `key`, replacing any registration there.

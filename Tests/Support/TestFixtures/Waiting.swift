@@ -36,3 +36,14 @@ package final class Gate: Sendable {
         while !opened { await Task.yield() }
     }
 }
+
+/// Runs `body` in `count` child tasks at once and returns their results.
+package func inTasks<Result: Sendable>(
+    _ count: Int,
+    _ body: @escaping @Sendable (Int) async -> Result
+) async -> [Result] {
+    await withTaskGroup(of: Result.self) { group in
+        for index in 0..<count { group.addTask { await body(index) } }
+        return await group.reduce(into: []) { $0.append($1) }
+    }
+}

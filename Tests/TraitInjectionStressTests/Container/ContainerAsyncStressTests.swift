@@ -18,15 +18,26 @@ struct ContainerAsyncStressTests {
         func complete() { done.store(true, ordering: .releasing) }
     }
 
-    /// Runs `body` in `count` child tasks at once and returns their results.
-    static func inTasks<Result: Sendable>(
-        _ count: Int,
-        _ body: @escaping @Sendable (Int) async -> Result
-    ) async -> [Result] {
-        await withTaskGroup(of: Result.self) { group in
-            for index in 0..<count { group.addTask { await body(index) } }
-            return await group.reduce(into: []) { $0.append($1) }
+    /// A container whose `.container` `Parent` and `Child` need each other, through async
+    /// factories that go on only once both have started.
+    static func parentAndChildNeedingEachOther() -> Container {
+        let container = Container()
+        let started = Counter()
+        container.register(Parent.self) { r in
+            started.increment()
+            while started.count < 2 { await Task.yield() }
+            return Parent(child: try await r.resolve(Child.self))
         }
+        .inScope(.container)
+        container.register(Child.self) { r in
+            started.increment()
+            while started.count < 2 { await Task.yield() }
+            let child = Child()
+            child.parent = try await r.resolve(Parent.self)
+            return child
+        }
+        .inScope(.container)
+        return container
     }
 
     @Test("Many more tasks than threads: one factory call, made only after all have asked, one instance")
@@ -42,7 +53,7 @@ struct ContainerAsyncStressTests {
             return Service(number: 7)
         }
         .inScope(.container)
-        let results = await Self.inTasks(Self.tasks) { _ in
+        let results = await inTasks(Self.tasks) { _ in
             asked.increment()
             return try? await container.resolveAsync(Service.self)
         }
@@ -65,7 +76,7 @@ struct ContainerAsyncStressTests {
             return Service()
         }
         .inScope(.container)
-        let errors = await Self.inTasks(Self.tasks) { _ -> ResolutionError? in
+        let errors = await inTasks(Self.tasks) { _ -> ResolutionError? in
             asked.increment()
             do throws(ResolutionError) {
                 _ = try await container.resolveAsync(Service.self)
@@ -193,22 +204,7 @@ struct ContainerAsyncStressTests {
 
     @Test("Two shared services that need each other, first asked for on two tasks: errors, no hang, nothing kept")
     func mutualNeedAcrossTasks() async throws {
-        let container = Container()
-        let entered = Counter()
-        container.register(Parent.self) { r in
-            entered.increment()
-            while entered.count < 2 { await Task.yield() }
-            return Parent(child: try await r.resolve(Child.self))
-        }
-        .inScope(.container)
-        container.register(Child.self) { r in
-            entered.increment()
-            while entered.count < 2 { await Task.yield() }
-            let child = Child()
-            child.parent = try await r.resolve(Parent.self)
-            return child
-        }
-        .inScope(.container)
+        let container = Self.parentAndChildNeedingEachOther()
         /// The error a resolve of `service` ended with, if it did.
         @Sendable func failure<Service>(_ service: Service.Type) async -> ResolutionError? {
             do {
@@ -284,22 +280,7 @@ struct ContainerAsyncStressTests {
 
     @Test("Child tasks of one resolve whose shared services need each other: a cycle error, no hang")
     func siblingsInACycle() async throws {
-        let container = Container()
-        let started = Counter()
-        container.register(Parent.self) { r in
-            started.increment()
-            while started.count < 2 { await Task.yield() }
-            return Parent(child: try await r.resolve(Child.self))
-        }
-        .inScope(.container)
-        container.register(Child.self) { r in
-            started.increment()
-            while started.count < 2 { await Task.yield() }
-            let child = Child()
-            child.parent = try await r.resolve(Parent.self)
-            return child
-        }
-        .inScope(.container)
+        let container = Self.parentAndChildNeedingEachOther()
         container.register([AnyObject].self) { r in
             async let parent = r.resolve(Parent.self)
             async let child = r.resolve(Child.self)

@@ -11,17 +11,6 @@ struct AsyncInstanceCellTests {
     /// Far more tasks than the cooperative pool has threads (one per core: 2 here).
     static let tasks = 64
 
-    /// Runs `body` in `count` child tasks at once and returns their results.
-    static func inTasks<Result: Sendable>(
-        _ count: Int,
-        _ body: @escaping @Sendable (Int) async -> Result
-    ) async -> [Result] {
-        await withTaskGroup(of: Result.self) { group in
-            for index in 0..<count { group.addTask { await body(index) } }
-            return await group.reduce(into: []) { $0.append($1) }
-        }
-    }
-
     @Test(
         "Many more tasks than threads: the factory runs once, only after all of them have asked, and all get its instance"
     )
@@ -29,7 +18,7 @@ struct AsyncInstanceCellTests {
         let cell = AsyncInstanceCell<Service>()
         let asked = Counter()
         let calls = Counter()
-        let results = await Self.inTasks(Self.tasks) { task in
+        let results = await inTasks(Self.tasks) { task in
             asked.increment()
             return try? await cell.instance(by: UInt64(task)) {
                 calls.increment()

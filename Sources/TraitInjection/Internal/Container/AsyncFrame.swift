@@ -3,8 +3,12 @@
 ///
 /// Immutable and shared, so that the path travels with a resolution across `await` and into the
 /// child tasks of a factory, each of which extends it on its own.
+///
+/// A frame does not retain its registration, so that an instance keeping its resolver does not
+/// keep its registration (which keeps the instance). Frames are read only while their resolve is
+/// active (joined), and until it ends its state holds every registration it resolved.
 final class AsyncFrame: Sendable {
-    let registration: any AnyRegistration
+    unowned(unsafe) let registration: any AnyRegistration
     /// The hash of the runtime arguments' values, for telling a recursion with other arguments
     /// from a cycle: `nil` if the registration takes none, or one is not `Hashable`. (Values are
     /// not kept: they need not be `Sendable`.)
@@ -36,9 +40,28 @@ final class AsyncFrame: Sendable {
         frames.map(\.registration.step)
     }
 
-    /// The outermost frame of `registration` with the same arguments on this path, if any.
-    func cycleStart(_ registration: any AnyRegistration, argumentHash: Int?) -> AsyncFrame? {
+    /// The registrations on this path.
+    var registrations: Set<ObjectIdentifier> {
+        var registrations: Set<ObjectIdentifier> = []
+        var next: AsyncFrame? = self
+        while let frame = next {
+            registrations.insert(ObjectIdentifier(frame.registration))
+            next = frame.outer
+        }
+        return registrations
+    }
+
+    /// The path from the outermost frame of `registration` with the same arguments to this one, if
+    /// `registration` is on this path: a cycle. Walks the path once, without copying it.
+    func cycle(back registration: any AnyRegistration, argumentHash: Int?) -> [ResolutionError.Step]? {
         if registration.takesArguments && argumentHash == nil { return nil }
-        return frames.first { $0.registration === registration && $0.argumentHash == argumentHash }
+        var outermost: AsyncFrame?
+        var next: AsyncFrame? = self
+        while let frame = next {
+            if frame.registration === registration && frame.argumentHash == argumentHash { outermost = frame }
+            next = frame.outer
+        }
+        guard let outermost else { return nil }
+        return Array(steps.dropFirst(outermost.depth - 1))
     }
 }

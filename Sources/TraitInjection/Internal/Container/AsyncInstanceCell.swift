@@ -75,6 +75,11 @@ final class AsyncInstanceCell<Service>: @unchecked Sendable {
     /// Set once the registration has been replaced: what is created from now on is not kept.
     private let isRetired = Atomic<Bool>(false)
 
+    /// Set by a reset while a creation is under way: that creation keeps nothing, as it may have
+    /// read what the reset was meant to drop. Cleared when a creation starts. Read and written
+    /// under the state's lock only.
+    private let isCreationStale = Atomic<Bool>(false)
+
     /// Numbers the waiters, so that a cancellation finds its own.
     private let waiterNumbers = Atomic<UInt64>(0)
 
@@ -90,24 +95,27 @@ final class AsyncInstanceCell<Service>: @unchecked Sendable {
             case .keptWeakly(let box):
                 if let object = box.object, let service = object as? Service { return .kept(service) }
                 state = .creating(creator: owner, waiters: [:])
+                isCreationStale.store(false, ordering: .relaxed)
                 return .create
             case .creating(let creator, _):
                 return creator == owner ? .ownCreation : .busy(creator: creator)
             case .empty:
                 state = .creating(creator: owner, waiters: [:])
+                isCreationStale.store(false, ordering: .relaxed)
                 return .create
             }
         }
     }
 
     /// Keeps `service`, made by the creator — weakly if `weakly` and it is an object, not at all
-    /// if the registration was retired — and hands it to every waiter.
+    /// if the registration was retired or reset since the creation began — and hands it to every
+    /// waiter.
     func publish(_ service: Service, weakly: Bool = false) {
         let waiters = state.withLock { state -> [UInt64: Waiter] in
             guard case .creating(_, let waiters) = state else {
                 preconditionFailure("AsyncInstanceCell.publish without a creation under way")
             }
-            if isRetired.load(ordering: .relaxed) {
+            if isRetired.load(ordering: .relaxed) || isCreationStale.load(ordering: .relaxed) {
                 state = .empty
             } else if weakly {
                 // `.weak` keeps objects only: a value is handed out and not kept, like `.transient`.
@@ -198,11 +206,13 @@ final class AsyncInstanceCell<Service>: @unchecked Sendable {
     }
 
     /// Lets the kept instance go; the next `instance(make:)` creates a new one. A creation under
-    /// way is not affected: it keeps what it makes.
+    /// way hands its instance to its resolve and waiters, but keeps nothing: it may have read what
+    /// the reset was meant to drop.
     func reset() {
         let released = state.withLock { state -> Service? in
             guard case .kept(let service) = state else {
                 if case .keptWeakly = state { state = .empty }
+                if case .creating = state { isCreationStale.store(true, ordering: .relaxed) }
                 return nil
             }
             state = .empty

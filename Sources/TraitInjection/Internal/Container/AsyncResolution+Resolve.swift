@@ -1,26 +1,24 @@
 // How an async resolve makes an instance of a registration: async ones here, with their path,
-// graph and shared instances; synchronous ones as a synchronous resolve of their own.
+// graph and shared instances; synchronous ones as a synchronous resolve of their own that starts
+// from the async resolve's graph.
 
 extension AsyncResolution {
     /// Resolves `registration`, found from `container` under the key of `Service` and the
     /// argument types.
     func resolve<Service, each Argument>(
         _ registration: Registration<Service>,
+        from container: Container,
         arguments: repeat each Argument
     ) async throws(ResolutionError) -> Service {
         guard registration.needsAsyncResolve else {
-            return try await resolveSynchronously(registration, arguments: repeat each arguments)
+            return try await resolveSynchronously(registration, from: container, arguments: repeat each arguments)
         }
+        state.hold(registration)
         let scope = registration.scope
         let argumentHash =
             registration.takesArguments ? ArgumentKey(registration, repeat each arguments)?.hashValue : nil
-        if let start = frame?.cycleStart(registration, argumentHash: argumentHash) {
-            let steps = start.frames.count - 1
-            throw ResolutionError(
-                kind: .cycle,
-                service: registration.step.service,
-                path: Array(frame!.steps.dropFirst(steps))
-            )
+        if let cycle = frame?.cycle(back: registration, argumentHash: argumentHash) {
+            throw ResolutionError(kind: .cycle, service: registration.step.service, path: cycle)
         }
         if (frame?.depth ?? 0) >= ResolutionContext.maximumDepth {
             throw ResolutionError(
@@ -30,25 +28,27 @@ extension AsyncResolution {
                 depth: (frame?.depth ?? 0) + 1
             )
         }
-        let graphKey = scope == .graph && !registration.takesArguments ? graphKey(of: registration) : nil
+        let graphKey =
+            scope == .graph && !registration.takesArguments ? graphKey(of: registration, from: container) : nil
         if let graphKey, let cached = state.graphInstance(graphKey, as: Service.self) { return cached }
 
         var isCreator = false
         if scope.keepsInstance, !state.isDryRun {
             if let kept = try await claim(registration) { return kept }
             isCreator = true
-            state.siblings.begin(ObjectIdentifier(registration))
+            state.siblings.begin(registration)
         }
         // A kept instance is built from the registrations of the container that keeps it.
         let lookup = isCreator ? registration.owner : container
         let handle = AsyncResolution(
             state: state,
+            scope: self.scope,
             frame: AsyncFrame(registration, argumentHash: argumentHash, outer: frame),
             container: lookup
         )
         let instance: Service
         do {
-            instance = try await handle.make(registration, arguments: repeat each arguments)
+            instance = try await handle.make(registration, from: lookup, arguments: repeat each arguments)
         } catch {
             let wrapped = handle.wrap(error)
             if isCreator {
@@ -58,9 +58,9 @@ extension AsyncResolution {
             }
             throw wrapped
         }
-        if let graphKey { state.keepGraphInstance(instance, for: graphKey) }
+        if let graphKey { state.keepGraphInstance(instance, of: registration, for: graphKey) }
         enqueueCompletions(of: registration, for: instance, from: lookup)
-        if isCreator { state.addClaim(instance, of: registration, weakly: scope == .weak) }
+        if isCreator { state.addClaim(instance, of: registration, weakly: scope == .weak, in: self.scope) }
         return instance
     }
 
@@ -101,11 +101,10 @@ extension AsyncResolution {
             case .ownCreation:
                 // Made, or being made in another task, by this same resolve (on this path it
                 // would be a cycle, found before): the same instance, once made.
-                let creating = Set((frame?.frames ?? []).map { ObjectIdentifier($0.registration) })
                 do {
                     let made = try await state.siblings.instance(
                         of: ObjectIdentifier(registration),
-                        creating: creating
+                        creating: frame?.registrations ?? []
                     )
                     // Made by this registration, so of its type.
                     if let made { return (made as! Service) }
@@ -123,6 +122,7 @@ extension AsyncResolution {
     /// Runs the factory of `registration` (which needs an async resolve) with this resolution.
     private func make<Service, each Argument>(
         _ registration: Registration<Service>,
+        from container: Container,
         arguments: repeat each Argument
     ) async throws -> Service {
         switch registration.isolation {
@@ -135,8 +135,7 @@ extension AsyncResolution {
             // A synchronous factory with an async `initCompleted` closure: the factory runs in a
             // synchronous resolve of its own.
             let factory = unsafeDowncast(registration.factory, to: FactoryBox<Service, repeat each Argument>.self)
-            let container = self.container
-            return try container.withTopLevelResolution(isDryRun: state.isDryRun) { context throws(ResolutionError) in
+            return try synchronously(from: container) { context throws(ResolutionError) in
                 do {
                     return try factory(context.resolution(from: container), repeat each arguments)
                 } catch {
@@ -154,32 +153,62 @@ extension AsyncResolution {
     }
 
     /// Resolves a registration with a synchronous factory: as a synchronous resolve of its own (on
-    /// the main actor if its factory is isolated there), whose `.graph` instance this task
-    /// shares with the rest of the async resolve.
+    /// the main actor if its factory is isolated there), which starts from this task's `.graph`
+    /// instances and adds what it makes to them.
+    ///
+    /// Its shared instances are published when it ends, as in any synchronous resolve, even if
+    /// the async resolve fails later: keeping them until then would hold threads that wait for
+    /// them while this task is suspended.
     private func resolveSynchronously<Service, each Argument>(
         _ registration: Registration<Service>,
+        from container: Container,
         arguments: repeat each Argument
     ) async throws(ResolutionError) -> Service {
         let graphKey =
-            registration.scope == .graph && !registration.takesArguments ? graphKey(of: registration) : nil
+            registration.scope == .graph && !registration.takesArguments
+            ? graphKey(of: registration, from: container) : nil
         if let graphKey, let cached = state.graphInstance(graphKey, as: Service.self) { return cached }
         let instance: Service
         do throws(ResolutionError) {
             if registration.isolation == .mainActor, !MainQueue.isCurrent, let hop = registration.mainActorHop {
                 let hop = unsafeDowncast(hop, to: MainActorHop<Service, repeat each Argument>.self)
-                instance = try await hop.resolve(container, registration.description.name, repeat each arguments)
+                instance = try await hop.resolve(
+                    container,
+                    registration.description.name,
+                    state.isDryRun,
+                    repeat each arguments
+                )
             } else {
-                let container = self.container
-                instance = try container.withTopLevelResolution(isDryRun: state.isDryRun) {
-                    context throws(ResolutionError) in
+                instance = try synchronously(from: container) { context throws(ResolutionError) in
                     try context.resolve(registration, from: container, arguments: repeat each arguments)
                 }
             }
         } catch {
             throw error.following(frame?.steps ?? [])
         }
-        if let graphKey { state.keepGraphInstance(instance, for: graphKey) }
+        if let graphKey { state.keepGraphInstance(instance, of: registration, for: graphKey) }
         return instance
+    }
+
+    /// Runs `body` in a synchronous top-level resolve looking up from `container`, which starts
+    /// from this task's `.graph` instances (in the task that shares them) and adds the ones it
+    /// makes to them.
+    private func synchronously<Result>(
+        from container: Container,
+        _ body: (ResolutionContext) throws(ResolutionError) -> Result
+    ) throws(ResolutionError) -> Result {
+        let shares = state.sharesGraph
+        let seed = shares ? state.graphInstances : [:]
+        return try container.withTopLevelResolution(isDryRun: state.isDryRun) { context throws(ResolutionError) in
+            for (key, entry) in seed { context.graph.insertValue(entry.instance, for: key) }
+            let result = try body(context)
+            if shares {
+                for entry in context.graph.entries where seed[entry.key] == nil {
+                    state.keepGraphInstance(entry.instance.value, of: nil, for: entry.key)
+                }
+            }
+            return result
+        }
     }
 
     /// Queues the auto-injection and the `initCompleted` closures of a new instance.
@@ -191,30 +220,30 @@ extension AsyncResolution {
         if registration.autoInjects,
             let injection = registration.autoInjection.injection(into: instance, of: registration)
         {
-            state.enqueue(
+            scope.enqueue(
                 .init(registration: registration, container: lookup, run: .sync { try injection($0, instance) }))
         }
         if registration.hasCompletion {
             for completion in registration.completions {
-                state.enqueue(
+                scope.enqueue(
                     .init(registration: registration, container: lookup, run: .sync { try completion($0, instance) })
                 )
             }
         }
         for completion in registration.asyncCompletions {
-            state.enqueue(
+            scope.enqueue(
                 .init(registration: registration, container: lookup, run: .async { try await completion($0, instance) })
             )
         }
     }
 
     /// Runs a queued completion, with this resolution (whose frame is its registration's).
-    func run(_ completion: AsyncResolveState.Completion) async throws(ResolutionError) {
+    func run(_ completion: AsyncScope.Completion) async throws(ResolutionError) {
         do {
             switch completion.run {
             case .sync(let run):
-                let container = self.container
-                try container.withTopLevelResolution(isDryRun: state.isDryRun) { context throws(ResolutionError) in
+                let container = completion.container
+                try synchronously(from: container) { context throws(ResolutionError) in
                     do {
                         try run(context.resolution(from: container))
                     } catch {
@@ -229,9 +258,9 @@ extension AsyncResolution {
         }
     }
 
-    /// The key of the `.graph` instance of `registration`, or `nil` in a task that does not
-    /// share them.
-    private func graphKey(of registration: AnyObject) -> GraphKey? {
+    /// The key of the `.graph` instance of `registration` looked up from `container`, or `nil` in
+    /// a task that does not share them.
+    private func graphKey(of registration: AnyObject, from container: Container) -> GraphKey? {
         guard state.sharesGraph else { return nil }
         return GraphKey(registration: ObjectIdentifier(registration), container: ObjectIdentifier(container))
     }
@@ -265,5 +294,22 @@ extension ResolutionError {
         error.isBetweenTasks = isBetweenTasks
         error.contestedCreation = contestedCreation
         return error
+    }
+}
+
+extension GraphInstances {
+    /// Keeps `instance`, made by an async resolve, for a synchronous one to find.
+    mutating func insertValue(_ instance: Any, for identity: GraphKey) {
+        append(Entry(key: identity, instance: .value(instance)))
+    }
+}
+
+extension GraphInstances.Instance {
+    /// The instance, whatever its kind.
+    var value: Any {
+        switch self {
+        case .object(let object): object
+        case .value(let value): value
+        }
     }
 }

@@ -70,12 +70,18 @@ struct GraphInstances {
     @inlinable @inline(__always)
     mutating func insert<Service>(_ instance: Service, for identity: GraphKey) {
         if Service.self is AnyObject.Type {
-            entries.append(Entry(key: identity, instance: .object(unsafeBitCast(instance, to: AnyObject.self))))
+            append(Entry(key: identity, instance: .object(unsafeBitCast(instance, to: AnyObject.self))))
         } else {
-            entries.append(Entry(key: identity, instance: .value(instance)))
+            append(Entry(key: identity, instance: .value(instance)))
         }
+    }
+
+    /// Keeps `entry`, indexing the list once it grows long.
+    @inlinable @inline(__always)
+    mutating func append(_ entry: Entry) {
+        entries.append(entry)
         if index != nil {
-            index?[identity] = entries.count - 1
+            index?[entry.key] = entries.count - 1
         } else if entries.count > Self.indexThreshold {
             index = Dictionary(uniqueKeysWithValues: entries.indices.map { (entries[$0].key, $0) })
         }

@@ -87,6 +87,12 @@ protocol OptionalService {
         name: String?,
         arguments: repeat each Argument
     ) throws(ResolutionError) -> Any
+
+    static func resolveWrapped<each Argument>(
+        in resolution: AsyncResolution,
+        name: String?,
+        arguments: repeat each Argument
+    ) async throws(ResolutionError) -> Any
 }
 
 extension Optional: OptionalService {
@@ -96,5 +102,13 @@ extension Optional: OptionalService {
         arguments: repeat each Argument
     ) throws(ResolutionError) -> Any {
         Wrapped?.some(try resolution.resolve(Wrapped.self, name: name, arguments: repeat each arguments)) as Any
+    }
+
+    static func resolveWrapped<each Argument>(
+        in resolution: AsyncResolution,
+        name: String?,
+        arguments: repeat each Argument
+    ) async throws(ResolutionError) -> Any {
+        Wrapped?.some(try await resolution.resolve(Wrapped.self, name: name, arguments: repeat each arguments)) as Any
     }
 }

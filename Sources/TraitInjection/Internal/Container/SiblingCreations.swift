@@ -24,10 +24,11 @@ final class SiblingCreations: Sendable {
     }
 
     private struct State {
-        /// The registrations whose instance a task of the resolve is making.
-        var creating: Set<ObjectIdentifier> = []
+        /// The registrations whose instance a task of the resolve is making, retained so that no
+        /// other registration takes their address meanwhile.
+        var creating: [ObjectIdentifier: AnyObject] = [:]
         /// The instances made, by registration (published when the resolve ends).
-        var made: [ObjectIdentifier: UncheckedBox<Any>] = [:]
+        var made: [ObjectIdentifier: (registration: AnyObject, instance: UncheckedBox<Any>)] = [:]
         var waiters: [UInt64: Waiter] = [:]
         var lastNumber: UInt64 = 0
     }
@@ -37,20 +38,21 @@ final class SiblingCreations: Sendable {
     init() {}
 
     /// Records that a task of the resolve has started making the instance of `registration`.
-    func begin(_ registration: ObjectIdentifier) {
-        state.withLock { _ = $0.creating.insert(registration) }
+    func begin(_ registration: AnyObject) {
+        state.withLock { $0.creating[ObjectIdentifier(registration)] = registration }
     }
 
     /// Records the instance of `registration` as made, and hands it to the tasks waiting for it.
     ///
     /// The instance is `Sendable`: only `.container` and `.weak` registrations, offered for
     /// `Sendable` services only, are created this way.
-    func made(_ registration: ObjectIdentifier, instance: Any) {
+    func made(_ registration: AnyObject, instance: Any) {
         let box = UncheckedBox(instance)
+        let identity = ObjectIdentifier(registration)
         let waiting = state.withLock { state in
-            state.creating.remove(registration)
-            state.made[registration] = box
-            return Self.takeWaiters(for: registration, from: &state)
+            state.creating[identity] = nil
+            state.made[identity] = (registration, box)
+            return Self.takeWaiters(for: identity, from: &state)
         }
         for waiter in waiting { waiter.continuation.resume(returning: box) }
     }
@@ -58,10 +60,13 @@ final class SiblingCreations: Sendable {
     /// Records that making the instance of `registration` failed: its waiters get `error`, or, if
     /// `retry`, claim it again.
     func failed(_ registration: ObjectIdentifier, error: any Error, retry: Bool) {
-        let waiting = state.withLock { state in
-            state.creating.remove(registration)
-            return Self.takeWaiters(for: registration, from: &state)
+        let (waiting, forgotten) = state.withLock { state in
+            let forgotten = (
+                state.creating.removeValue(forKey: registration), state.made.removeValue(forKey: registration)
+            )
+            return (Self.takeWaiters(for: registration, from: &state), forgotten)
         }
+        withExtendedLifetime(forgotten) {}
         for waiter in waiting {
             if retry {
                 waiter.continuation.resume(returning: nil)
@@ -86,8 +91,8 @@ final class SiblingCreations: Sendable {
             try await withCheckedThrowingContinuation {
                 (continuation: CheckedContinuation<UncheckedBox<Any>?, any Error>) in
                 let outcome = state.withLock { state -> Result<UncheckedBox<Any>?, any Error>? in
-                    if let made = state.made[registration] { return .success(made) }
-                    guard state.creating.contains(registration) else { return .success(nil) }
+                    if let made = state.made[registration] { return .success(made.instance) }
+                    guard state.creating[registration] != nil else { return .success(nil) }
                     if Task.isCancelled { return .failure(CancellationError()) }
                     if Self.leads(from: registration, to: sources, in: state.waiters) { return .failure(Cycle()) }
                     state.waiters[number] = Waiter(sources: sources, target: registration, continuation: continuation)
@@ -100,6 +105,18 @@ final class SiblingCreations: Sendable {
             cancelled?.continuation.resume(throwing: CancellationError())
         }
         return box?.value
+    }
+
+    /// Lets the made instances go, outside the lock, once the resolve has ended.
+    func drop() {
+        let dropped = state.withLock { state in
+            defer {
+                state.made = [:]
+                state.creating = [:]
+            }
+            return (state.made, state.creating)
+        }
+        withExtendedLifetime(dropped) {}
     }
 
     /// Takes out the waiters for `registration`.

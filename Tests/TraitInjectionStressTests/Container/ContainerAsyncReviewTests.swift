@@ -1,0 +1,162 @@
+import Synchronization
+import TestFixtures
+import Testing
+import TraitInjection
+
+/// The adversarial review of async resolution (issue 16): each finding, as a test that failed
+/// before its fix.
+@Suite("Container: async resolution, review findings", .timeLimit(.minutes(2)))
+struct ContainerAsyncReviewTests {
+    /// A service with a sync `initCompleted` and an `@Inject` property, made by an async factory.
+    final class Screen: @unchecked Sendable {
+        let logger: Logger
+        var completedWith: Logger?
+        @Inject var injected: Logger
+
+        init(logger: Logger) { self.logger = logger }
+    }
+
+    final class Logger: @unchecked Sendable {}
+
+    final class Repository: @unchecked Sendable {
+        let logger: Logger
+        init(logger: Logger) { self.logger = logger }
+    }
+
+    final class Root: @unchecked Sendable {
+        let logger: Logger
+        let repository: Repository
+        init(logger: Logger, repository: Repository) {
+            self.logger = logger
+            self.repository = repository
+        }
+    }
+
+    /// Keeps the resolver its factory got.
+    final class KeepsResolver: Sendable {
+        let resolver: AsyncResolution
+        init(resolver: AsyncResolution) { self.resolver = resolver }
+    }
+
+    final class Session: Sendable {
+        let user: String
+        init(user: String) { self.user = user }
+    }
+
+    @MainActor
+    final class Model {
+        let number: Int
+        init(number: Int) { self.number = number }
+    }
+
+    @Test("A task a factory starts and does not await resolves as part of the resolve, which waits for it")
+    func unstructuredTaskInFactory() async throws {
+        let container = Container()
+        let completed = Counter()
+        let entered = Gate()
+        container.register(Service.self) { _ in
+            entered.open()
+            try await Task.sleep(for: .milliseconds(50))
+            return Service()
+        }
+        .inScope(.container)
+        .initCompleted { _, _ in completed.increment() }
+        let background = Mutex<Task<Service?, Never>?>(nil)
+        container.register(Session.self) { _ in
+            // Warms the cache in the background, and does not wait for it to finish.
+            background.withLock { $0 = Task { try? await container.resolveAsync(Service.self) } }
+            await entered.wait()
+            return Session(user: "alice")
+        }
+        .inScope(.container)
+        _ = try await container.resolveAsync(Session.self)
+        let warmed = try #require(await background.withLock { $0 }?.value)
+        // It came back completed, and it is kept: the next resolve neither hangs nor makes another.
+        #expect(completed.count == 1)
+        #expect(try await container.resolveAsync(Service.self) === warmed)
+        #expect(completed.count == 1)
+    }
+
+    @Test("A reset while an async singleton is being made keeps nothing made from the old state")
+    func resetDuringCreation() async throws {
+        let container = Container()
+        let user = Mutex("alice")
+        let reading = Gate()
+        let resetDone = Gate()
+        container.register(Session.self) { _ in
+            let name = user.withLock { $0 }
+            reading.open()
+            await resetDone.wait()
+            return Session(user: name)
+        }
+        .inScope(.container)
+        let creation = Task { try await container.resolveAsync(Session.self) }
+        await reading.wait()
+        user.withLock { $0 = "bob" }
+        container.resetScopedInstances()
+        resetDone.open()
+        #expect(try await creation.value.user == "alice")
+        #expect(try await container.resolveAsync(Session.self).user == "bob")
+    }
+
+    @Test("In an async resolve, sync completions, @Inject and sync dependencies share the graph")
+    func graphSharedWithSyncParts() async throws {
+        let container = Container()
+        container.register(Logger.self) { _ in Logger() }
+        container.register(Screen.self) { r in Screen(logger: try await r.resolve(Logger.self)) }
+            .initCompleted { r, screen in screen.completedWith = try r.resolve(Logger.self) }
+        container.register(Repository.self) { r in Repository(logger: try r.resolve(Logger.self)) }
+        container.register(Root.self) { r in
+            Root(logger: try await r.resolve(Logger.self), repository: try await r.resolve(Repository.self))
+        }
+        let screen = try await container.resolveAsync(Screen.self)
+        #expect(screen.completedWith === screen.logger)
+        #expect(screen.injected === screen.logger)
+        let root = try await container.resolveAsync(Root.self)
+        #expect(root.repository.logger === root.logger)
+    }
+
+    @Test("A shared instance keeping its async resolver does not keep its container")
+    func keptResolverDoesNotLeak() async throws {
+        weak var weakContainer: Container?
+        weak var weakInstance: KeepsResolver?
+        do {
+            let container = Container()
+            container.register(KeepsResolver.self) { r in
+                await Task.yield()
+                return KeepsResolver(resolver: r)
+            }
+            .inScope(.container)
+            let kept = try await container.resolveAsync(KeepsResolver.self)
+            let error = await #expect(throws: ResolutionError.self) { try await kept.resolver.resolve(Service.self) }
+            #expect(error?.kind == .resolverExpired)
+            weakInstance = kept
+            weakContainer = container
+        }
+        #expect(weakContainer == nil)
+        #expect(weakInstance == nil)
+    }
+
+    @Test("verifyAsync off the main actor keeps no main-actor singleton")
+    func verifyAsyncKeepsNothing() async throws {
+        let container = Container()
+        let made = Counter()
+        container.register(Model.self) { @MainActor _ in Model(number: made.increment()) }.inScope(.container)
+        try await Task.detached { try await container.verifyAsync() }.value
+        #expect(made.count == 1)
+        let model = try await Task.detached { try await container.resolveAsync(Model.self) }.value
+        #expect(made.count == 2)
+        #expect(model.number == 2)
+    }
+
+    @Test("resolveAsync of T? resolves T, as resolve does")
+    func optionalService() async throws {
+        let container = Container()
+        container.register(Service.self) { _ in
+            await Task.yield()
+            return Service(number: 3)
+        }
+        let optional = try await container.resolveAsync(Service?.self)
+        #expect(optional?.number == 3)
+    }
+}
