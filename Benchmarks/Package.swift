@@ -23,7 +23,7 @@ let package = Package(
             also: [
                 .product(name: "Swinject", package: "Swinject"), "LibrarySubject", "DictionarySnapshotSubject",
                 "MutexCellSubject", "LockedRegistrySubject", "NewContextSubject", "UncheckedExclusivitySubject",
-                "LockedAsyncLookupSubject",
+                "LockedAsyncLookupSubject", "TraitInjectionLockedAsyncLookup",
             ]
         ),
 

@@ -276,6 +276,7 @@ let benchmarks: @Sendable () -> Void = {
     )
 
     asyncBenchmarks()
+    asyncBaselineBenchmarks()
 
     Benchmark("Resolve transient: TraitInjection") { benchmark, container in
         for _ in benchmark.scaledIterations {
@@ -430,8 +431,7 @@ let benchmarks: @Sendable () -> Void = {
     splitRows("baseline registry read under a lock") { LockedRegistrySubject.Subject() }
     splitRows("baseline new context per resolve") { NewContextSubject.Subject() }
     splitRows("exclusivity unchecked") { UncheckedExclusivitySubject.Subject() }
-    asyncSplitRow("TraitInjection") { LibrarySubject.Subject() }
-    asyncSplitRow("baseline lookup under locks") { LockedAsyncLookupSubject.Subject() }
+    asyncSplitRows()
 
     // Throughput: the same resolutions per thread, on one thread and on two at once. With perfect
     // scaling the two-thread iteration takes as long as the one-thread one.
@@ -497,7 +497,6 @@ protocol SplitSubject: Sendable {
     func graph() -> AnyObject
     func chain() -> AnyObject
     func asyncSingleton() async -> AnyObject
-    func warmAsyncSingleton() async
 }
 
 extension LibrarySubject.Subject: SplitSubject {}
@@ -508,14 +507,43 @@ extension NewContextSubject.Subject: SplitSubject {}
 extension UncheckedExclusivitySubject.Subject: SplitSubject {}
 extension LockedAsyncLookupSubject.Subject: SplitSubject {}
 
-/// The split's row for `resolveAsync` of a published async singleton, on one build.
-func asyncSplitRow<Subject: SplitSubject>(_ label: String, _ make: @escaping @Sendable () -> Subject) {
-    Benchmark("Split async singleton: \(label)") { benchmark, subject in
+/// The split's rows for `resolveAsync` of a published async singleton, on the library and on its
+/// plain baseline.
+func asyncSplitRows() {
+    Benchmark("Split async singleton: TraitInjection") { benchmark, subject in
         for _ in benchmark.scaledIterations { blackHole(await subject.asyncSingleton()) }
     } setup: {
-        let subject = make()
-        await subject.warmAsyncSingleton()
-        return subject
+        await LibrarySubject.Subject.warm()
+    }
+    Benchmark("Split async singleton: baseline lookup under locks") { benchmark, subject in
+        for _ in benchmark.scaledIterations { blackHole(await subject.asyncSingleton()) }
+    } setup: {
+        await LockedAsyncLookupSubject.Subject.warm()
+    }
+    // Two tasks on the two-thread pool: 100,000 resolves in each per iteration.
+    let scaling = Benchmark.Configuration(metrics: [.wallClock], timeUnits: .microseconds, scalingFactor: .one)
+    Benchmark("Split async 2 tasks, same singleton: TraitInjection", configuration: scaling) { _, subject in
+        await resolveInTwoTasks(subject)
+    } setup: {
+        await LibrarySubject.Subject.warm()
+    }
+    Benchmark("Split async 2 tasks, same singleton: baseline lookup under locks", configuration: scaling) {
+        _,
+        subject in
+        await resolveInTwoTasks(subject)
+    } setup: {
+        await LockedAsyncLookupSubject.Subject.warm()
+    }
+}
+
+/// `scalingOperations` async resolves of the subject's singleton in each of two tasks at once.
+func resolveInTwoTasks(_ subject: some SplitSubject) async {
+    await withTaskGroup(of: Void.self) { group in
+        for _ in 0..<2 {
+            group.addTask {
+                for _ in 0..<scalingOperations { blackHole(await subject.asyncSingleton()) }
+            }
+        }
     }
 }
 

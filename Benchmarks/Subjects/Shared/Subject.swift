@@ -76,8 +76,12 @@ public final class Subject: Sendable {
         _ = singleton()
     }
 
-    /// Made once, before the rows measure it.
-    public func warmAsyncSingleton() async { _ = await asyncSingleton() }
+    /// A subject whose async singleton is made, before the rows measure it.
+    public static func warm() async -> Subject {
+        let subject = Subject()
+        _ = await subject.asyncSingleton()
+        return subject
+    }
 
     public func asyncSingleton() async -> AnyObject {
         do {

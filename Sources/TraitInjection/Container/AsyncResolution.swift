@@ -26,15 +26,20 @@ public struct AsyncResolution: Sendable {
     /// Its registrations are not retained: a frame is read only while its resolve is active.
     let frame: AsyncFrame?
     /// Where lookups start: the container resolved from, or the one that owns the `.container`
-    /// or `.weak` registration whose factory received this. Not retained, so that an instance
-    /// keeping its resolver does not keep its container (which keeps the instance).
-    private weak var lookup: Container?
+    /// or `.weak` registration whose factory received this.
+    ///
+    /// Not retained, so that an instance keeping its resolver does not keep its container (which
+    /// keeps the instance); and not `weak`, which would give the container a side table and slow
+    /// down every retain of it. Read only by a resolve that has joined the state, while the caller
+    /// of the top-level or joined `resolveAsync` holds the container (and its children their
+    /// parents, which own the kept registrations).
+    unowned(unsafe) let container: Container
 
     init(state: AsyncResolveState, scope: AsyncScope, frame: AsyncFrame?, container: Container) {
         self.state = state
         self.scope = scope
         self.frame = frame
-        lookup = container
+        self.container = container
     }
 
     /// Resolves `service` registered under `name` with runtime `arguments`, as part of this
@@ -58,7 +63,7 @@ public struct AsyncResolution: Sendable {
         arguments: repeat each Argument
     ) async throws(ResolutionError) -> Service {
         // Joined while it runs: the top-level resolve ends only after it.
-        guard let container = lookup, state.join() else {
+        guard state.join() else {
             throw ResolutionError.expired(Service.self, name: name, arguments: (repeat each Argument).self)
         }
         defer { state.leave() }
