@@ -182,18 +182,18 @@ extension Container {
         arguments: repeat each Argument
     ) async throws(ResolutionError) -> Service {
         // Inside a factory of an async resolve still running (or a task one started): part of
-        // it, with a scope of its own, whose completions it runs before it returns. Joined while
-        // it runs, so that the resolve does not end meanwhile.
-        if let current = AsyncResolution.current, current.state.join() {
+        // it, with a scope of its own, whose completions it runs before it returns and whose
+        // shared instances are published with the resolve's, or by itself if it ends later.
+        if let current = AsyncResolution.current, current.state.join(in: current.scope) {
             defer { current.state.leave() }
             let joined = current.joining(from: self)
             do throws(ResolutionError) {
                 let result = try await joined.resolve(service, name: name, arguments: repeat each arguments)
                 try await joined.scope.drain(in: current.state)
+                current.state.finish(joined.scope)
                 return result
             } catch {
                 current.state.abandonClaims(of: joined.scope, because: error)
-                joined.scope.drop()
                 throw error
             }
         }
@@ -268,6 +268,25 @@ extension Container {
             container = current.parent
         }
         return nil
+    }
+
+    /// The registration and the container a graph key names, if both are in this container's
+    /// chain: to hold while the key is kept.
+    func owners(of key: GraphKey) -> [AnyObject]? {
+        var registration: AnyObject?
+        var lookup: Container?
+        var container: Container? = self
+        while let current = container {
+            if ObjectIdentifier(current) == key.container { lookup = current }
+            if registration == nil {
+                registration = current.registry.withLock { registry in
+                    registry.table.entries.first { ObjectIdentifier($0.registration) == key.registration }?.registration
+                }
+            }
+            container = current.parent
+        }
+        guard let registration, let lookup else { return nil }
+        return [registration, lookup]
     }
 
     /// `File.swift:12`, for the registration made at `file` and `line`.

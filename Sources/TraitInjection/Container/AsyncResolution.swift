@@ -63,7 +63,7 @@ public struct AsyncResolution: Sendable {
         arguments: repeat each Argument
     ) async throws(ResolutionError) -> Service {
         // Joined while it runs: the top-level resolve ends only after it.
-        guard state.join() else {
+        guard state.join(in: scope) else {
             throw ResolutionError.expired(Service.self, name: name, arguments: (repeat each Argument).self)
         }
         defer { state.leave() }

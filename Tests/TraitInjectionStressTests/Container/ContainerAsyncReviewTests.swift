@@ -159,4 +159,161 @@ struct ContainerAsyncReviewTests {
         let optional = try await container.resolveAsync(Service?.self)
         #expect(optional?.number == 3)
     }
+    // MARK: Second round
+
+    /// A service whose `initCompleted` closure has run, or not.
+    final class Completable: @unchecked Sendable {
+        var isComplete = false
+    }
+
+    @Test("A factory's resolver used by a task it did not await, after the resolve: an error, nothing kept, no hang")
+    func resolverInTaskAfterTheResolve() async throws {
+        let container = Container()
+        let resolveAsked = Gate()
+        let resolveReturned = Gate()
+        container.register(Completable.self) { _ in
+            resolveAsked.open()
+            await resolveReturned.wait()
+            return Completable()
+        }
+        .inScope(.container)
+        .initCompleted { _, completable in completable.isComplete = true }
+        let background = Mutex<Task<ResolutionError?, Never>?>(nil)
+        container.register(Session.self) { r in
+            background.withLock {
+                $0 = Task {
+                    do throws(ResolutionError) {
+                        _ = try await r.resolve(Completable.self)
+                        return nil
+                    } catch {
+                        return error
+                    }
+                }
+            }
+            await resolveAsked.wait()
+            return Session(user: "alice")
+        }
+        _ = try await container.resolveAsync(Session.self)
+        resolveReturned.open()
+        let error = await background.withLock { $0 }?.value
+        #expect(error?.kind == .resolverExpired)
+        // Nothing half-made was kept: a new resolve makes a completed instance.
+        #expect(try await container.resolveAsync(Completable.self).isComplete)
+    }
+
+    @Test("A failed resolve's task that fails later reports its path without touching freed registrations")
+    func lateFailureAfterAFailedResolve() async throws {
+        let container = Container()
+        let started = Gate()
+        let failLater = Gate()
+        container.register(Completable.self) { _ in
+            started.open()
+            await failLater.wait()
+            throw Failure()
+        }
+        let background = Mutex<Task<ResolutionError?, Never>?>(nil)
+        container.register(Session.self) { r in
+            background.withLock {
+                $0 = Task {
+                    do throws(ResolutionError) {
+                        _ = try await r.resolve(Completable.self)
+                        return nil
+                    } catch {
+                        return error
+                    }
+                }
+            }
+            await started.wait()
+            throw Failure()
+        }
+        await #expect(throws: ResolutionError.self) { try await container.resolveAsync(Session.self) }
+        // The registration whose factory started the task is replaced, and freed.
+        container.register(Session.self) { _ in Session(user: "bob") }
+        failLater.open()
+        let error = await background.withLock { $0 }?.value
+        #expect(error?.kind == .factoryFailed)
+        #expect(error?.path.map(\.service) == ["Session", "Completable"])
+    }
+
+    @Test("A factory that waits for work finishing only after its resolve returned does not hang it")
+    func resolveDoesNotWaitForTasksItDidNotAwait() async throws {
+        let container = Container()
+        let returned = Gate()
+        container.register(Logger.self) { _ in
+            await returned.wait()
+            return Logger()
+        }
+        container.register(Session.self) { r in
+            Task { _ = try? await r.resolve(Logger.self) }
+            await Task.yield()
+            return Session(user: "alice")
+        }
+        _ = try await container.resolveAsync(Session.self)
+        returned.open()
+    }
+
+    @Test("A singleton made in a resolveAsync inside a factory, by a task it did not await, is kept only completed")
+    func joinedScopeKeepsOnlyCompleted() async throws {
+        let container = Container()
+        let entered = Gate()
+        let release = Gate()
+        container.register(Completable.self) { _ in
+            entered.open()
+            await release.wait()
+            return Completable()
+        }
+        .inScope(.container)
+        .initCompleted { _, completable in completable.isComplete = true }
+        let background = Mutex<Task<Void, Never>?>(nil)
+        container.register(Logger.self) { r in
+            background.withLock { $0 = Task { _ = try? await r.resolve(Completable.self) } }
+            await entered.wait()
+            return Logger()
+        }
+        container.register(Session.self) { _ in
+            _ = try await container.resolveAsync(Logger.self)
+            return Session(user: "alice")
+        }
+        _ = try await container.resolveAsync(Session.self)
+        release.open()
+        await background.withLock { $0 }?.value
+        #expect(try await container.resolveAsync(Completable.self).isComplete)
+    }
+
+    @Test("An initCompleted closure that closes a cycle back to the graph resolves, as in a sync resolve")
+    func completionClosesACycle() async throws {
+        let container = Container()
+        let closed = Mutex(false)
+        container.register(Parent.self) { r in Parent(child: try await r.resolve(Child.self)) }
+        container.register(Child.self) { _ in
+            await Task.yield()
+            return Child()
+        }
+        .initCompleted { r, child in
+            let parent = try await r.resolve(Parent.self)
+            child.parent = parent
+            // The parent was made with this very child, found in the graph.
+            closed.withLock { $0 = (parent.child as? Child) === child }
+        }
+        _ = try await container.resolveAsync(Child.self)
+        #expect(closed.withLock { $0 })
+    }
+
+    @Test("Child containers made and dropped inside a factory each give their own graph instance")
+    func childContainersInAFactory() async throws {
+        let container = Container()
+        container.register([String].self) { _ in
+            var names: [String] = []
+            for name in ["a", "b", "c", "d"] {
+                let child = Container(parent: container)
+                child.register(String.self) { _ in
+                    await Task.yield()
+                    return name
+                }
+                names.append(try await child.resolveAsync(String.self))
+            }
+            return names
+        }
+        #expect(try await container.resolveAsync([String].self) == ["a", "b", "c", "d"])
+    }
 }

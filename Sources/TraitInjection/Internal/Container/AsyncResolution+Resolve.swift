@@ -15,6 +15,11 @@ extension AsyncResolution {
         }
         state.hold(registration)
         let scope = registration.scope
+        // An instance already in the graph closes a cycle through `initCompleted`: looked up
+        // before the path is searched for one, as a synchronous resolve does.
+        let graphKey =
+            scope == .graph && !registration.takesArguments ? graphKey(of: registration, from: container) : nil
+        if let graphKey, let cached = state.graphInstance(graphKey, as: Service.self) { return cached }
         let argumentHash =
             registration.takesArguments ? ArgumentKey(registration, repeat each arguments)?.hashValue : nil
         if let cycle = frame?.cycle(back: registration, argumentHash: argumentHash) {
@@ -28,9 +33,6 @@ extension AsyncResolution {
                 depth: (frame?.depth ?? 0) + 1
             )
         }
-        let graphKey =
-            scope == .graph && !registration.takesArguments ? graphKey(of: registration, from: container) : nil
-        if let graphKey, let cached = state.graphInstance(graphKey, as: Service.self) { return cached }
 
         var isCreator = false
         if scope.keepsInstance, !state.isDryRun {
@@ -58,9 +60,14 @@ extension AsyncResolution {
             }
             throw wrapped
         }
-        if let graphKey { state.keepGraphInstance(instance, of: registration, for: graphKey) }
+        if let graphKey { state.keepGraphInstance(instance, for: graphKey, owners: [registration, container]) }
         enqueueCompletions(of: registration, for: instance, from: lookup)
-        if isCreator { state.addClaim(instance, of: registration, weakly: scope == .weak, in: self.scope) }
+        let isKept = !isCreator || state.addClaim(instance, of: registration, weakly: scope == .weak, in: self.scope)
+        // Too late — the completions of this resolve's scope have run, or the resolve has ended:
+        // resolved from a task its factory did not await. Nothing it made is kept or completed.
+        guard isKept, !self.scope.isClosed else {
+            throw ResolutionError(kind: .resolverExpired, service: registration.step.service, path: frame?.steps ?? [])
+        }
         return instance
     }
 
@@ -186,7 +193,7 @@ extension AsyncResolution {
         } catch {
             throw error.following(frame?.steps ?? [])
         }
-        if let graphKey { state.keepGraphInstance(instance, of: registration, for: graphKey) }
+        if let graphKey { state.keepGraphInstance(instance, for: graphKey, owners: [registration, container]) }
         return instance
     }
 
@@ -200,12 +207,14 @@ extension AsyncResolution {
         let shares = state.sharesGraph
         let seed = shares ? state.graphInstances : [:]
         return try container.withTopLevelResolution(isDryRun: state.isDryRun) { context throws(ResolutionError) in
-            for (key, entry) in seed { context.graph.insertValue(entry.instance, for: key) }
+            for (key, instance) in seed { context.graph.insertValue(instance, for: key) }
             let result = try body(context)
-            if shares {
-                for entry in context.graph.entries where seed[entry.key] == nil {
-                    state.keepGraphInstance(entry.instance.value, of: nil, for: entry.key)
-                }
+            guard shares else { return result }
+            for entry in context.graph.entries where seed[entry.key] == nil {
+                // Kept only with the registration and container its key names, found in this
+                // container's chain and held, so that their addresses are not reused meanwhile.
+                guard let owners = container.owners(of: entry.key) else { continue }
+                state.keepGraphInstance(entry.instance.value, for: entry.key, owners: owners)
             }
             return result
         }

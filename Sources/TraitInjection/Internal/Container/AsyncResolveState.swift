@@ -12,38 +12,40 @@ import Synchronization
 ///   be reused while the resolve lasts.) Graph instances are kept with their registration, so
 ///   that no other registration can take its address meanwhile.
 /// - A shared (`.container`, `.weak`) instance is claimed in its registration's
-///   ``AsyncInstanceCell`` while it is made; other resolves wait. It is published only by
-///   ``finish()``, after every completion has run and every resolve that joined has ended; if
-///   the resolve fails, or the scope that made it (``AsyncScope``) fails, it is abandoned and the
-///   waiters get the error. A claim made after a failure is abandoned at once.
-/// - Every resolve through the state (a factory's, a child task's, a task that was not awaited)
-///   joins it while it runs, and ``finish()`` waits for them all, so that nothing is claimed or
-///   queued once the resolve has ended.
+///   ``AsyncInstanceCell`` while it is made; other resolves wait. It is published once the resolve
+///   has succeeded and every completion of the scope (``AsyncScope``) that made it has run: by
+///   ``finish()`` for the top-level resolve and for `resolveAsync` calls inside factories that
+///   ended before it, by such a call itself if it ends later. If the resolve, or the scope that
+///   made it, fails, it is abandoned and the waiters get the error.
+/// - Resolves join the state while they run (``join()``/``leave()``), so that what their paths
+///   refer to is held until the last of them has left; nothing waits for them. A resolve that
+///   comes too late — its scope's completions have run, or the resolve has ended: a task a
+///   factory started and did not await — keeps nothing and fails with
+///   ``ResolutionError/Kind-swift.enum/resolverExpired``.
 /// - No user code runs under the lock: completions, and instances released by a failure, run or
 ///   go after it.
 final class AsyncResolveState: Sendable {
     /// A shared instance this resolve created, to publish when it succeeds.
     struct Claim {
         /// The scope that made it, which abandons it if it fails.
-        let scope: ObjectIdentifier
+        let scope: AsyncScope
         let registration: ObjectIdentifier
         let publish: @Sendable () -> Void
         let abandon: @Sendable (any Error, Bool) -> Void
     }
 
     private struct Guarded {
-        /// `.graph` instances, by registration and lookup container, with their registration.
-        var graph: [GraphKey: (registration: AnyObject?, instance: Any)] = [:]
+        /// `.graph` instances, by registration and lookup container, with both, so that no other
+        /// registration or container takes their address meanwhile.
+        var graph: [GraphKey: (owners: [AnyObject], instance: Any)] = [:]
         var claims: [Claim] = []
         /// Resolves running through this state.
         var joins = 0
-        /// ``finish()``, waiting for `joins` to reach 0.
-        var finishing: CheckedContinuation<Void, Never>?
         var isFinished = false
         /// Why the resolve failed, for claims made after it did.
         var failure: ResolutionError?
-        /// The registrations resolved, held until the resolve ends: the frames of its paths do not
-        /// retain theirs.
+        /// The registrations resolved, held until the resolve has ended and every resolve has
+        /// left: the frames of its paths do not retain theirs.
         var held: [AnyObject] = []
     }
 
@@ -77,24 +79,25 @@ final class AsyncResolveState: Sendable {
 
     // MARK: Joining
 
-    /// Starts a resolve through this state, unless the resolve has ended: then `false`.
-    func join() -> Bool {
+    /// Starts a resolve in `scope` through this state, unless it comes too late: the resolve has
+    /// failed, or the scope's completions have run (for the top-level scope: the resolve has
+    /// ended). Then `false`.
+    func join(in scope: AsyncScope) -> Bool {
         guarded.withLock { state in
-            guard !state.isFinished else { return false }
+            guard state.failure == nil, !scope.isClosed else { return false }
             state.joins += 1
             return true
         }
     }
 
-    /// Ends a resolve started by ``join()``.
+    /// Ends a resolve started by ``join()``; the last to leave an ended resolve lets go of what it
+    /// held.
     func leave() {
-        let finishing = guarded.withLock { state -> CheckedContinuation<Void, Never>? in
+        let isLast = guarded.withLock { state -> Bool in
             state.joins -= 1
-            guard state.joins == 0 else { return nil }
-            defer { state.finishing = nil }
-            return state.finishing
+            return state.joins == 0 && state.isFinished
         }
-        finishing?.resume()
+        if isLast { drop() }
     }
 
     /// Holds `registration` until the resolve ends, for the frames that refer to it.
@@ -114,56 +117,60 @@ final class AsyncResolveState: Sendable {
         guarded.withLock { $0.graph[key]?.instance } as? Service
     }
 
-    /// Keeps `instance` as the `.graph` instance of `key`, with its registration (`nil` for one a
-    /// synchronous resolve made, which its `as?` read back guards).
-    func keepGraphInstance(_ instance: Any, of registration: AnyObject?, for key: GraphKey) {
-        guarded.withLock { $0.graph[key] = (registration, instance) }
+    /// Keeps `instance` as the `.graph` instance of `key`, with the registration and container
+    /// the key names (held, so that their addresses are not reused while the key lasts).
+    func keepGraphInstance(_ instance: Any, for key: GraphKey, owners: [AnyObject]) {
+        guarded.withLock { $0.graph[key] = (owners, instance) }
     }
 
     /// Every `.graph` instance, for a synchronous resolve of this task to start from.
-    var graphInstances: [GraphKey: (registration: AnyObject?, instance: Any)] {
-        guarded.withLock(\.graph)
+    var graphInstances: [GraphKey: Any] {
+        guarded.withLock { $0.graph.mapValues(\.instance) }
     }
 
     // MARK: Shared instances
 
-    /// Records a shared instance made in `scope`, to publish when the resolve succeeds; abandons
-    /// it at once if the resolve has already failed.
+    /// Records a shared instance made in `scope`, to publish when the resolve succeeds.
+    ///
+    /// - Returns: `false` if the claim came too late — the resolve has failed, or the scope's
+    ///   completions have run — and was abandoned: its waiters claim again.
     func addClaim<Service>(
         _ instance: Service,
         of registration: Registration<Service>,
         weakly: Bool,
         in scope: AsyncScope
-    ) {
+    ) -> Bool {
         let cell = registration.asyncCell
         // The instance is `Sendable` in practice: only `.container` and `.weak` registrations,
         // which `Scope` offers for `Sendable` services only, claim a cell.
         let box = UncheckedBox(instance)
         let claim = Claim(
-            scope: ObjectIdentifier(scope),
+            scope: scope,
             registration: ObjectIdentifier(registration),
             publish: { cell.publish(box.value, weakly: weakly) },
             abandon: { error, retry in cell.abandon(error, retry: retry) }
         )
-        let failure = guarded.withLock { state -> ResolutionError? in
-            if let failure = state.failure { return failure }
+        let isAccepted = guarded.withLock { state -> Bool in
+            guard state.failure == nil, !scope.isClosed else { return false }
             state.claims.append(claim)
-            return nil
+            return true
         }
-        if let failure {
-            claim.abandon(failure, false)
-            siblings.failed(ObjectIdentifier(registration), error: failure, retry: false)
-        } else {
+        if isAccepted {
             siblings.made(registration, instance: instance)
+        } else {
+            let late = ResolutionError(kind: .resolverExpired, service: registration.step.service)
+            claim.abandon(late, true)
+            siblings.failed(ObjectIdentifier(registration), error: late, retry: true)
         }
+        return isAccepted
     }
 
     /// Abandons the shared instances `scope` made: a resolve that joined this one failed.
     func abandonClaims(of scope: AsyncScope, because error: ResolutionError) {
-        let identity = ObjectIdentifier(scope)
         let abandoned = guarded.withLock { state -> [Claim] in
-            let abandoned = state.claims.filter { $0.scope == identity }
-            state.claims.removeAll { $0.scope == identity }
+            scope.close()
+            let abandoned = state.claims.filter { $0.scope === scope }
+            state.claims.removeAll { $0.scope === scope }
             return abandoned
         }
         abandon(abandoned, because: error, retry: Task.isCancelled || error.kind == .cancelled)
@@ -172,49 +179,52 @@ final class AsyncResolveState: Sendable {
     // MARK: Ending
 
     /// Ends a successful resolve: runs the queued completions, including those the resolves they
-    /// make queue, waits for every resolve that joined to end, then publishes the shared
-    /// instances it created.
+    /// make queue, then publishes the shared instances made by the top-level resolve and by the
+    /// `resolveAsync` calls inside it that have ended.
     func finish() async throws(ResolutionError) {
-        while true {
-            try await rootScope.drain(in: self)
-            // Until no resolve runs through the state (one a factory started and did not await).
-            await withCheckedContinuation { (ended: CheckedContinuation<Void, Never>) in
-                let hasEnded = guarded.withLock { state -> Bool in
-                    guard state.joins > 0 else { return true }
-                    state.finishing = ended
-                    return false
-                }
-                if hasEnded { ended.resume() }
-            }
-            // Completions those resolves queued here run first; a resolve may have joined since.
-            let isDone = guarded.withLock { state -> Bool in
-                guard state.joins == 0, rootScope.isEmpty else { return false }
-                state.isFinished = true
-                return true
-            }
-            if isDone { break }
-        }
-        let claims = guarded.withLock { state in
-            defer { state.claims = [] }
-            return state.claims
+        try await rootScope.drain(in: self)
+        let (claims, isIdle) = guarded.withLock { state -> ([Claim], Bool) in
+            state.isFinished = true
+            // Closed under the lock, so that a claim is either taken here or refused.
+            rootScope.close()
+            // Made by the top-level resolve, or by a call inside it that has ended (its scope is
+            // closed); those of calls still running are theirs to publish.
+            let isReady = { (claim: Claim) in claim.scope === self.rootScope || claim.scope.isClosed }
+            let ready = state.claims.filter(isReady)
+            state.claims.removeAll(where: isReady)
+            return (ready, state.joins == 0)
         }
         for claim in claims { claim.publish() }
-        drop()
+        if isIdle { drop() }
+    }
+
+    /// Ends a `resolveAsync` that ran inside a factory of this resolve, once its scope's
+    /// completions have run: if the resolve has already succeeded, publishes what the call made;
+    /// otherwise leaves it to ``finish()``.
+    func finish(_ scope: AsyncScope) {
+        let claims = guarded.withLock { state -> [Claim] in
+            scope.close()
+            guard state.isFinished, state.failure == nil else { return [] }
+            let mine = state.claims.filter { $0.scope === scope }
+            state.claims.removeAll { $0.scope === scope }
+            return mine
+        }
+        for claim in claims { claim.publish() }
     }
 
     /// Undoes a failed resolve: the shared instances it created are abandoned — their waiters get
     /// `error`, or claim again if this resolve was cancelled or `handingOver` (it will try again)
     /// — those claimed later too, and nothing queued runs.
     func fail(_ error: ResolutionError, handingOver: Bool = false) {
-        let claims = guarded.withLock { state -> [Claim] in
+        let (claims, isIdle) = guarded.withLock { state -> ([Claim], Bool) in
             state.isFinished = true
             state.failure = error
+            rootScope.close()
             defer { state.claims = [] }
-            return state.claims
+            return (state.claims, state.joins == 0)
         }
         abandon(claims, because: error, retry: handingOver || Task.isCancelled || error.kind == .cancelled)
-        rootScope.drop()
-        drop()
+        if isIdle { drop() }
     }
 
     private func abandon(_ claims: [Claim], because error: ResolutionError, retry: Bool) {
@@ -224,8 +234,9 @@ final class AsyncResolveState: Sendable {
         }
     }
 
-    /// Lets the `.graph` instances and the made instances go, outside the lock: a resolution kept
-    /// by one of them keeps this state, which must not keep them in turn.
+    /// Lets the `.graph` instances, the made instances and the held registrations go, outside the
+    /// lock, once the resolve has ended and no resolve runs through it: a resolution kept by one
+    /// of them keeps this state, which must not keep them in turn.
     private func drop() {
         let dropped = guarded.withLock { state in
             defer {

@@ -14,23 +14,41 @@ final class AsyncScope: Sendable {
         }
     }
 
-    private let completions = Locked.make([Completion]())
+    private struct Queue {
+        var completions: [Completion] = []
+        /// Set once the scope's completions have run: a resolve that queues one later came too
+        /// late (a task its factory did not await) and fails.
+        var isClosed = false
+    }
+
+    private let queue = Locked.make(Queue())
 
     init() {}
 
     /// Queues `completion` until the resolve of this scope has returned.
     func enqueue(_ completion: Completion) {
-        completions.withLock { $0.append(completion) }
+        queue.withLock { $0.completions.append(completion) }
     }
 
-    var isEmpty: Bool {
-        completions.withLock(\.isEmpty)
+    /// Whether the scope's completions have run: nothing queued now would run.
+    var isClosed: Bool {
+        queue.withLock(\.isClosed)
+    }
+
+    /// Closes the scope once its completions have run, and lets go what was queued too late.
+    func close() {
+        let late = queue.withLock { queue in
+            queue.isClosed = true
+            defer { queue.completions = [] }
+            return queue.completions
+        }
+        withExtendedLifetime(late) {}
     }
 
     /// Runs the queued completions, including those that the resolves they make queue here.
     func drain(in state: AsyncResolveState) async throws(ResolutionError) {
         var runs = 0
-        while let next = completions.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) {
+        while let next = queue.withLock({ $0.completions.isEmpty ? nil : $0.completions.removeFirst() }) {
             runs += 1
             guard runs <= ResolutionContext.completionLimit else {
                 throw ResolutionError(
@@ -50,12 +68,4 @@ final class AsyncScope: Sendable {
         }
     }
 
-    /// Lets what is queued go, outside the lock.
-    func drop() {
-        let dropped = completions.withLock { queued in
-            defer { queued = [] }
-            return queued
-        }
-        withExtendedLifetime(dropped) {}
-    }
 }
