@@ -14,9 +14,10 @@
 /// returned. It resolves every registration: async ones here, synchronous ones as a synchronous
 /// resolve of their own, main-actor ones on the main actor.
 ///
-/// A resolution is `Sendable`, so a factory may resolve in child tasks (`async let`, a task
-/// group). It is valid while its top-level resolve lasts; kept and used later, it throws
-/// ``ResolutionError/Kind-swift.enum/resolverExpired``.
+/// A resolution is `Sendable`, so a factory may resolve in the child tasks it awaits (`async let`,
+/// a task group). It is valid while its top-level resolve lasts; kept and used later, it throws
+/// ``ResolutionError/Kind-swift.enum/resolverExpired``. A task the factory starts and does not
+/// await should resolve from the container, with `container.resolveAsync(…)`.
 public struct AsyncResolution: Sendable {
     /// The state of the top-level resolve this belongs to.
     let state: AsyncResolveState
