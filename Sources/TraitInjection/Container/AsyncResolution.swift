@@ -15,9 +15,10 @@
 /// resolve of their own, main-actor ones on the main actor.
 ///
 /// A resolution is `Sendable`, so a factory may resolve in the child tasks it awaits (`async let`,
-/// a task group). It is valid while its top-level resolve lasts; kept and used later, it throws
-/// ``ResolutionError/Kind-swift.enum/resolverExpired``. A task the factory starts and does not
-/// await should resolve from the container, with `container.resolveAsync(…)`.
+/// a task group). It is valid while the resolve it was made for lasts: the top-level resolve, or
+/// the `container.resolveAsync` call inside a factory that made it. Kept and used later, it
+/// throws ``ResolutionError/Kind-swift.enum/resolverExpired``. A task the factory starts and does
+/// not await should resolve from the container, with `container.resolveAsync(…)`.
 public struct AsyncResolution: Sendable {
     /// The state of the top-level resolve this belongs to.
     let state: AsyncResolveState

@@ -191,10 +191,13 @@ extension Container {
         if let current = AsyncResolution.current, current.state.join(in: current.scope) {
             defer { current.state.leave() }
             let joined = current.joining(from: self)
+            current.state.hold(self)
             do throws(ResolutionError) {
                 let result = try await joined.resolve(service, name: name, arguments: repeat each arguments)
-                try await joined.scope.drain(in: current.state)
-                current.state.finish(joined.scope)
+                try await current.state.finish(
+                    joined.scope,
+                    of: ServiceDescription(Service.self, name: name, arguments: (repeat each Argument).self).description
+                )
                 return result
             } catch {
                 current.state.abandonClaims(of: joined.scope, because: error)
@@ -204,6 +207,9 @@ extension Container {
         var attempt = 1
         while true {
             let state = AsyncResolveState()
+            // Held for the resolves that its factories start and do not await, which look up from
+            // it unretained and may outlast the caller's reference.
+            state.hold(self)
             do throws(ResolutionError) {
                 let result = try await AsyncResolution(
                     state: state, scope: state.rootScope, frame: nil, container: self

@@ -32,7 +32,8 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
         /// The chain of dependencies is too deep for the thread's stack; ``depth`` says how deep.
         case tooDeep
         /// A ``Resolution`` was used after its top-level resolve had ended, or on another thread;
-        /// or an ``AsyncResolution`` after its top-level resolve had ended.
+        /// or an ``AsyncResolution`` after the resolve it was made for had ended, or too late to
+        /// be completed (from a task its factory did not await).
         case resolverExpired
         /// A synchronous resolve reached a registration that only an async resolve can make: its
         /// factory, or an `initCompleted` closure, awaits.
@@ -145,8 +146,9 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
         case .resolverExpired:
             return """
                 \(service) was resolved through a resolver kept past its factory: a resolver works \
-                only on its thread, while its top-level `resolve` lasts. Keep the container and \
-                resolve from it instead.
+                only while the resolve it was made for lasts — a synchronous one only on its \
+                thread, an async one only in its factory and the tasks that factory awaits. Keep \
+                the container and resolve from it instead.
                 """
         case .needsAsyncResolve:
             var text = "\(service) is registered with an async factory or an async `initCompleted` closure"

@@ -316,4 +316,104 @@ struct ContainerAsyncReviewTests {
         }
         #expect(try await container.resolveAsync([String].self) == ["a", "b", "c", "d"])
     }
+    // MARK: Third round
+
+    @Test("An instance another scope of the resolve made reaches this one only completed")
+    func incompleteInstanceOfAnotherScope() async throws {
+        let container = Container()
+        let completing = Gate()
+        let release = Gate()
+        let completions = Counter()
+        container.register(Completable.self) { _ in Completable() }
+            .inScope(.container)
+            .initCompleted { _, completable in
+                completing.open()
+                await release.wait()
+                if completions.increment() == 1 { throw Failure() }
+                completable.isComplete = true
+            }
+        let seen = Mutex<ResolutionError.Kind?>(nil)
+        container.register(Repository.self) { r in
+            // Made in the scope of this resolveAsync, whose completion then waits.
+            async let first = try? container.resolveAsync(Completable.self)
+            await completing.wait()
+            do throws(ResolutionError) {
+                _ = try await r.resolve(Completable.self)
+            } catch {
+                seen.withLock { $0 = error.kind }
+            }
+            release.open()
+            _ = await first
+            return Repository(logger: Logger())
+        }
+        _ = try await container.resolveAsync(Repository.self)
+        // Handing it out half-built would be a cycle, as in a synchronous nested resolve.
+        #expect(seen.withLock { $0 } == .cycle)
+        #expect(try await container.resolveAsync(Completable.self).isComplete)
+    }
+
+    @Test("A resolveAsync in a task whose resolve failed meanwhile throws, and keeps nothing")
+    func joinedCallAfterItsResolveFailed() async throws {
+        let container = Container()
+        let entered = Gate()
+        let release = Gate()
+        let made = Counter()
+        container.register(Completable.self) { _ in
+            made.increment()
+            return Completable()
+        }
+        .inScope(.container)
+        .initCompleted { _, completable in
+            entered.open()
+            await release.wait()
+            completable.isComplete = true
+        }
+        let background = Mutex<Task<ResolutionError?, Never>?>(nil)
+        container.register(Session.self) { _ in
+            background.withLock {
+                $0 = Task {
+                    do throws(ResolutionError) {
+                        _ = try await container.resolveAsync(Completable.self)
+                        return nil
+                    } catch {
+                        return error
+                    }
+                }
+            }
+            await entered.wait()
+            throw Failure()
+        }
+        await #expect(throws: ResolutionError.self) { try await container.resolveAsync(Session.self) }
+        release.open()
+        let error = await background.withLock { $0 }?.value
+        #expect(error?.kind == .resolverExpired)
+        #expect(try await container.resolveAsync(Completable.self).isComplete)
+        #expect(made.count == 2)
+    }
+
+    @Test("A completion queued too late does not keep the container alive")
+    func lateCompletionDoesNotLeak() async throws {
+        weak var weakContainer: Container?
+        let release = Gate()
+        let background = Mutex<Task<Void, Never>?>(nil)
+        do {
+            let container = Container()
+            container.register(Completable.self) { _ in
+                await release.wait()
+                return Completable()
+            }
+            .initCompleted { _, completable in completable.isComplete = true }
+            container.register(KeepsResolver.self) { r in
+                background.withLock { $0 = Task { _ = try? await r.resolve(Completable.self) } }
+                await Task.yield()
+                return KeepsResolver(resolver: r)
+            }
+            .inScope(.container)
+            _ = try await container.resolveAsync(KeepsResolver.self)
+            weakContainer = container
+        }
+        release.open()
+        await background.withLock { $0 }?.value
+        #expect(weakContainer == nil)
+    }
 }

@@ -61,8 +61,11 @@ extension AsyncResolution {
             throw wrapped
         }
         if let graphKey { state.keepGraphInstance(instance, for: graphKey, owners: [registration, container]) }
-        enqueueCompletions(of: registration, for: instance, from: lookup)
-        let isKept = !isCreator || state.addClaim(instance, of: registration, weakly: scope == .weak, in: self.scope)
+        let completes = enqueueCompletions(of: registration, for: instance, from: lookup)
+        let isKept =
+            !isCreator
+            || state.addClaim(
+                instance, of: registration, weakly: scope == .weak, in: self.scope, needsNoCompletion: !completes)
         // Too late — the completions of this resolve's scope have run, or the resolve has ended:
         // resolved from a task its factory did not await. Nothing it made is kept or completed.
         guard isKept, !self.scope.isClosed else {
@@ -111,11 +114,15 @@ extension AsyncResolution {
                 do {
                     let made = try await state.siblings.instance(
                         of: ObjectIdentifier(registration),
-                        creating: frame?.registrations ?? []
+                        creating: frame?.registrations ?? [],
+                        in: scope
                     )
                     // Made by this registration, so of its type.
                     if let made { return (made as! Service) }
                 } catch is SiblingCreations.Cycle {
+                    throw ResolutionError(kind: .cycle, service: registration.step.service, path: frame?.steps ?? [])
+                } catch is SiblingCreations.Incomplete {
+                    // As a synchronous nested resolve does: handing it out would show it half-built.
                     throw ResolutionError(kind: .cycle, service: registration.step.service, path: frame?.steps ?? [])
                 } catch {
                     throw wrap(error)
@@ -221,29 +228,36 @@ extension AsyncResolution {
     }
 
     /// Queues the auto-injection and the `initCompleted` closures of a new instance.
+    ///
+    /// - Returns: Whether it queued any.
     private func enqueueCompletions<Service>(
         of registration: Registration<Service>,
         for instance: Service,
         from lookup: Container
-    ) {
+    ) -> Bool {
+        var queued = false
         if registration.autoInjects,
             let injection = registration.autoInjection.injection(into: instance, of: registration)
         {
             scope.enqueue(
                 .init(registration: registration, container: lookup, run: .sync { try injection($0, instance) }))
+            queued = true
         }
         if registration.hasCompletion {
             for completion in registration.completions {
                 scope.enqueue(
                     .init(registration: registration, container: lookup, run: .sync { try completion($0, instance) })
                 )
+                queued = true
             }
         }
         for completion in registration.asyncCompletions {
             scope.enqueue(
                 .init(registration: registration, container: lookup, run: .async { try await completion($0, instance) })
             )
+            queued = true
         }
+        return queued
     }
 
     /// Runs a queued completion, with this resolution (whose frame is its registration's).

@@ -100,16 +100,18 @@ final class AsyncResolveState: Sendable {
         if isLast { drop() }
     }
 
-    /// Holds `registration` until the resolve ends, for the frames that refer to it.
-    func hold(_ registration: AnyObject) {
-        guarded.withLock { $0.held.append(registration) }
+    /// Holds `object` — a registration the frames of a path refer to, or a container a resolution
+    /// looks up from — until the resolve has ended and the last resolve has left.
+    func hold(_ object: AnyObject) {
+        guarded.withLock { $0.held.append(object) }
     }
 
     // MARK: The graph
 
-    /// Whether the calling task shares `.graph` instances: it is the one that started the resolve.
+    /// Whether the calling task shares `.graph` instances: it is the one that started the resolve,
+    /// which has not ended (the starting task may end after it, and another task take its address).
     var sharesGraph: Bool {
-        Self.currentTask == startingTask
+        Self.currentTask == startingTask && !guarded.withLock(\.isFinished)
     }
 
     /// The `.graph` instance of `key`, if any.
@@ -138,7 +140,8 @@ final class AsyncResolveState: Sendable {
         _ instance: Service,
         of registration: Registration<Service>,
         weakly: Bool,
-        in scope: AsyncScope
+        in scope: AsyncScope,
+        needsNoCompletion: Bool
     ) -> Bool {
         let cell = registration.asyncCell
         // The instance is `Sendable` in practice: only `.container` and `.weak` registrations,
@@ -156,7 +159,7 @@ final class AsyncResolveState: Sendable {
             return true
         }
         if isAccepted {
-            siblings.made(registration, instance: instance)
+            siblings.made(registration, instance: instance, in: scope, needsNoCompletion: needsNoCompletion)
         } else {
             let late = ResolutionError(kind: .resolverExpired, service: registration.step.service)
             claim.abandon(late, true)
@@ -182,34 +185,48 @@ final class AsyncResolveState: Sendable {
     /// make queue, then publishes the shared instances made by the top-level resolve and by the
     /// `resolveAsync` calls inside it that have ended.
     func finish() async throws(ResolutionError) {
-        try await rootScope.drain(in: self)
-        let (claims, isIdle) = guarded.withLock { state -> ([Claim], Bool) in
-            state.isFinished = true
-            // Closed under the lock, so that a claim is either taken here or refused.
-            rootScope.close()
-            // Made by the top-level resolve, or by a call inside it that has ended (its scope is
-            // closed); those of calls still running are theirs to publish.
-            let isReady = { (claim: Claim) in claim.scope === self.rootScope || claim.scope.isClosed }
-            let ready = state.claims.filter(isReady)
-            state.claims.removeAll(where: isReady)
-            return (ready, state.joins == 0)
+        var finished: (claims: [Claim], isIdle: Bool)?
+        while finished == nil {
+            try await rootScope.drain(in: self)
+            finished = guarded.withLock { state -> ([Claim], Bool)? in
+                // Closed under the lock, only once nothing is queued: a claim is either taken
+                // here with its completions run, or refused as late.
+                guard rootScope.closeIfDrained() else { return nil }
+                state.isFinished = true
+                // Made by the top-level resolve, or by a call inside it that has ended (its scope
+                // is closed); those of calls still running are theirs to publish.
+                let isReady = { (claim: Claim) in claim.scope === self.rootScope || claim.scope.isClosed }
+                let ready = state.claims.filter(isReady)
+                state.claims.removeAll(where: isReady)
+                return (ready, state.joins == 0)
+            }
         }
-        for claim in claims { claim.publish() }
-        if isIdle { drop() }
+        for claim in finished?.claims ?? [] { claim.publish() }
+        if finished?.isIdle == true { drop() }
     }
 
-    /// Ends a `resolveAsync` that ran inside a factory of this resolve, once its scope's
-    /// completions have run: if the resolve has already succeeded, publishes what the call made;
+    /// Ends a `resolveAsync` that ran inside a factory of this resolve: runs its scope's
+    /// completions, then, if the resolve has already succeeded, publishes what the call made;
     /// otherwise leaves it to ``finish()``.
-    func finish(_ scope: AsyncScope) {
-        let claims = guarded.withLock { state -> [Claim] in
-            scope.close()
-            guard state.isFinished, state.failure == nil else { return [] }
-            let mine = state.claims.filter { $0.scope === scope }
-            state.claims.removeAll { $0.scope === scope }
-            return mine
+    ///
+    /// - Throws: The completions' error; `resolverExpired` if the resolve has failed meanwhile
+    ///   (what the call made was abandoned with it).
+    func finish(_ scope: AsyncScope, of service: String) async throws(ResolutionError) {
+        var claims: [Claim]?
+        while claims == nil {
+            try await scope.drain(in: self)
+            let outcome = guarded.withLock { state -> (claims: [Claim], hasFailed: Bool)? in
+                guard scope.closeIfDrained() else { return nil }
+                guard state.failure == nil else { return ([], true) }
+                guard state.isFinished else { return ([], false) }
+                let mine = state.claims.filter { $0.scope === scope }
+                state.claims.removeAll { $0.scope === scope }
+                return (mine, false)
+            }
+            if outcome?.hasFailed == true { throw ResolutionError(kind: .resolverExpired, service: service) }
+            claims = outcome?.claims
         }
-        for claim in claims { claim.publish() }
+        for claim in claims ?? [] { claim.publish() }
     }
 
     /// Undoes a failed resolve: the shared instances it created are abandoned — their waiters get

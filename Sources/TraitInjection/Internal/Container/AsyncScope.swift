@@ -25,9 +25,26 @@ final class AsyncScope: Sendable {
 
     init() {}
 
-    /// Queues `completion` until the resolve of this scope has returned.
+    /// Queues `completion` until the resolve of this scope has returned; lets it go at once if the
+    /// scope is closed (it would never run, and it holds its container).
     func enqueue(_ completion: Completion) {
-        queue.withLock { $0.completions.append(completion) }
+        let late = queue.withLock { queue -> Completion? in
+            guard !queue.isClosed else { return completion }
+            queue.completions.append(completion)
+            return nil
+        }
+        withExtendedLifetime(late) {}
+    }
+
+    /// Closes the scope if nothing is queued: its completions have all run.
+    ///
+    /// - Returns: `false` if a completion was queued since the last drain: drain again.
+    func closeIfDrained() -> Bool {
+        queue.withLock { queue in
+            guard queue.completions.isEmpty else { return false }
+            queue.isClosed = true
+            return true
+        }
     }
 
     /// Whether the scope's completions have run: nothing queued now would run.

@@ -10,17 +10,40 @@
 /// task's path, which are being created and cannot finish while it waits; a wait whose service
 /// leads back through the recorded waits to one of them is refused.
 ///
-/// Lock order: this lock is taken alone. Continuations are resumed after it; no user code runs
-/// under it. (Waits between different resolves go through ``AsyncCreationWaits``.)
+/// A task gets an instance made in another scope (``AsyncScope``: a `resolveAsync` inside a
+/// factory) only once it is complete — it had no completions, or that scope's have run — as a
+/// synchronous nested resolve does; otherwise it would see it half-built, and waiting for that
+/// scope could wait for itself, so it is told ``Incomplete``.
+///
+/// Lock order: this lock, then a scope's (to read whether it is closed). Continuations are resumed
+/// after it; no user code runs under it. (Waits between different resolves go through
+/// ``AsyncCreationWaits``.)
 final class SiblingCreations: Sendable {
     /// A refused wait: the tasks of the resolve would wait for each other.
     struct Cycle: Error {}
 
-    /// A suspended task: it waits for `target` and is creating `sources` meanwhile.
+    /// An instance made in another scope whose completions have not run yet.
+    struct Incomplete: Error {}
+
+    /// A suspended task: it waits for `target` and is creating `sources` meanwhile, in `scope`.
     private struct Waiter {
         let sources: Set<ObjectIdentifier>
         let target: ObjectIdentifier
+        let scope: AsyncScope
         let continuation: CheckedContinuation<UncheckedBox<Any>?, any Error>
+    }
+
+    /// An instance made, with the scope that made it and whether it needs no completions.
+    private struct Made {
+        let registration: AnyObject
+        let instance: UncheckedBox<Any>
+        let scope: AsyncScope
+        let needsNoCompletion: Bool
+
+        /// Whether a task in `scope` may have it now.
+        func isReady(for scope: AsyncScope) -> Bool {
+            scope === self.scope || needsNoCompletion || self.scope.isClosed
+        }
     }
 
     private struct State {
@@ -28,7 +51,7 @@ final class SiblingCreations: Sendable {
         /// other registration takes their address meanwhile.
         var creating: [ObjectIdentifier: AnyObject] = [:]
         /// The instances made, by registration (published when the resolve ends).
-        var made: [ObjectIdentifier: (registration: AnyObject, instance: UncheckedBox<Any>)] = [:]
+        var made: [ObjectIdentifier: Made] = [:]
         var waiters: [UInt64: Waiter] = [:]
         var lastNumber: UInt64 = 0
     }
@@ -42,19 +65,31 @@ final class SiblingCreations: Sendable {
         state.withLock { $0.creating[ObjectIdentifier(registration)] = registration }
     }
 
-    /// Records the instance of `registration` as made, and hands it to the tasks waiting for it.
+    /// Records the instance of `registration` as made in `scope` — with completions queued, unless
+    /// `needsNoCompletion` — and hands it to the tasks waiting for it that may have it.
     ///
     /// The instance is `Sendable`: only `.container` and `.weak` registrations, offered for
     /// `Sendable` services only, are created this way.
-    func made(_ registration: AnyObject, instance: Any) {
-        let box = UncheckedBox(instance)
+    func made(_ registration: AnyObject, instance: Any, in scope: AsyncScope, needsNoCompletion: Bool) {
+        let made = Made(
+            registration: registration,
+            instance: UncheckedBox(instance),
+            scope: scope,
+            needsNoCompletion: needsNoCompletion
+        )
         let identity = ObjectIdentifier(registration)
         let waiting = state.withLock { state in
             state.creating[identity] = nil
-            state.made[identity] = (registration, box)
-            return Self.takeWaiters(for: identity, from: &state)
+            state.made[identity] = made
+            return Self.takeWaiters(for: identity, from: &state).map { ($0, made.isReady(for: $0.scope)) }
         }
-        for waiter in waiting { waiter.continuation.resume(returning: box) }
+        for (waiter, isReady) in waiting {
+            if isReady {
+                waiter.continuation.resume(returning: made.instance)
+            } else {
+                waiter.continuation.resume(throwing: Incomplete())
+            }
+        }
     }
 
     /// Records that making the instance of `registration` failed: its waiters get `error`, or, if
@@ -80,9 +115,14 @@ final class SiblingCreations: Sendable {
     /// no task is making it (claim it again). `sources` are the registrations the waiting task is
     /// creating.
     ///
-    /// - Throws: ``Cycle`` without waiting if the wait would close a cycle of waits; the error
+    /// - Throws: ``Cycle`` without waiting if the wait would close a cycle of waits;
+    ///   ``Incomplete`` if it was made in another scope whose completions have not run; the error
     ///   of the failed creation; `CancellationError` if the task is cancelled while it waits.
-    func instance(of registration: ObjectIdentifier, creating sources: Set<ObjectIdentifier>) async throws -> Any? {
+    func instance(
+        of registration: ObjectIdentifier,
+        creating sources: Set<ObjectIdentifier>,
+        in scope: AsyncScope
+    ) async throws -> Any? {
         let number = state.withLock { state in
             state.lastNumber += 1
             return state.lastNumber
@@ -91,11 +131,18 @@ final class SiblingCreations: Sendable {
             try await withCheckedThrowingContinuation {
                 (continuation: CheckedContinuation<UncheckedBox<Any>?, any Error>) in
                 let outcome = state.withLock { state -> Result<UncheckedBox<Any>?, any Error>? in
-                    if let made = state.made[registration] { return .success(made.instance) }
+                    if let made = state.made[registration] {
+                        return made.isReady(for: scope) ? .success(made.instance) : .failure(Incomplete())
+                    }
                     guard state.creating[registration] != nil else { return .success(nil) }
                     if Task.isCancelled { return .failure(CancellationError()) }
                     if Self.leads(from: registration, to: sources, in: state.waiters) { return .failure(Cycle()) }
-                    state.waiters[number] = Waiter(sources: sources, target: registration, continuation: continuation)
+                    state.waiters[number] = Waiter(
+                        sources: sources,
+                        target: registration,
+                        scope: scope,
+                        continuation: continuation
+                    )
                     return nil
                 }
                 if let outcome { continuation.resume(with: outcome) }
