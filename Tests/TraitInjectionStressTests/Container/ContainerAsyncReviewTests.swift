@@ -161,6 +161,28 @@ struct ContainerAsyncReviewTests {
     }
     // MARK: Second round
 
+    /// A task a factory starts and does not await, and the error its resolve ended with.
+    final class Background: Sendable {
+        private let task = Mutex<Task<ResolutionError?, Never>?>(nil)
+
+        func start(_ resolve: @escaping @Sendable () async throws(ResolutionError) -> Void) {
+            task.withLock {
+                $0 = Task {
+                    do throws(ResolutionError) {
+                        try await resolve()
+                        return nil
+                    } catch {
+                        return error
+                    }
+                }
+            }
+        }
+
+        var error: ResolutionError? {
+            get async { await task.withLock { $0 }?.value }
+        }
+    }
+
     /// A service whose `initCompleted` closure has run, or not.
     final class Completable: @unchecked Sendable {
         var isComplete = false
@@ -178,24 +200,15 @@ struct ContainerAsyncReviewTests {
         }
         .inScope(.container)
         .initCompleted { _, completable in completable.isComplete = true }
-        let background = Mutex<Task<ResolutionError?, Never>?>(nil)
+        let background = Background()
         container.register(Session.self) { r in
-            background.withLock {
-                $0 = Task {
-                    do throws(ResolutionError) {
-                        _ = try await r.resolve(Completable.self)
-                        return nil
-                    } catch {
-                        return error
-                    }
-                }
-            }
+            background.start { () async throws(ResolutionError) in _ = try await r.resolve(Completable.self) }
             await resolveAsked.wait()
             return Session(user: "alice")
         }
         _ = try await container.resolveAsync(Session.self)
         resolveReturned.open()
-        let error = await background.withLock { $0 }?.value
+        let error = await background.error
         #expect(error?.kind == .resolverExpired)
         // Nothing half-made was kept: a new resolve makes a completed instance.
         #expect(try await container.resolveAsync(Completable.self).isComplete)
@@ -211,18 +224,9 @@ struct ContainerAsyncReviewTests {
             await failLater.wait()
             throw Failure()
         }
-        let background = Mutex<Task<ResolutionError?, Never>?>(nil)
+        let background = Background()
         container.register(Session.self) { r in
-            background.withLock {
-                $0 = Task {
-                    do throws(ResolutionError) {
-                        _ = try await r.resolve(Completable.self)
-                        return nil
-                    } catch {
-                        return error
-                    }
-                }
-            }
+            background.start { () async throws(ResolutionError) in _ = try await r.resolve(Completable.self) }
             await started.wait()
             throw Failure()
         }
@@ -230,7 +234,7 @@ struct ContainerAsyncReviewTests {
         // The registration whose factory started the task is replaced, and freed.
         container.register(Session.self) { _ in Session(user: "bob") }
         failLater.open()
-        let error = await background.withLock { $0 }?.value
+        let error = await background.error
         #expect(error?.kind == .factoryFailed)
         #expect(error?.path.map(\.service) == ["Session", "Completable"])
     }
@@ -368,24 +372,17 @@ struct ContainerAsyncReviewTests {
             await release.wait()
             completable.isComplete = true
         }
-        let background = Mutex<Task<ResolutionError?, Never>?>(nil)
+        let background = Background()
         container.register(Session.self) { _ in
-            background.withLock {
-                $0 = Task {
-                    do throws(ResolutionError) {
-                        _ = try await container.resolveAsync(Completable.self)
-                        return nil
-                    } catch {
-                        return error
-                    }
-                }
+            background.start { () async throws(ResolutionError) in
+                _ = try await container.resolveAsync(Completable.self)
             }
             await entered.wait()
             throw Failure()
         }
         await #expect(throws: ResolutionError.self) { try await container.resolveAsync(Session.self) }
         release.open()
-        let error = await background.withLock { $0 }?.value
+        let error = await background.error
         #expect(error?.kind == .resolverExpired)
         #expect(try await container.resolveAsync(Completable.self).isComplete)
         #expect(made.count == 2)
