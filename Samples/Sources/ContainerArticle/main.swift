@@ -21,6 +21,26 @@ let greeter = try container.resolve(Greeter.self, arguments: "Hello", 3)
 // sample-end
 
 // sample-begin
+struct PetAssembly: Assembly {
+    func assemble(into container: Container) {
+        container.register(Animal.self) { _ in Cat(name: "Mimi") }
+    }
+}
+
+struct OwnerAssembly: Assembly {
+    func assemble(into container: Container) {
+        container.register(Person.self) { r in PetOwner(name: "Stephen", pet: try r.resolve(Animal.self)) }
+    }
+}
+
+let app = Container(assemblies: [OwnerAssembly(), PetAssembly()])
+// sample-end
+
+let appOwner = try app.resolve(Person.self) as! PetOwner
+precondition(appOwner.pet.name == "Mimi")
+precondition(app.localRegistrations.contains { $0.hasSuffix("in OwnerAssembly") })
+
+// sample-begin
 container.register(ParentProtocol.self) { r in Parent(child: try r.resolve(ChildProtocol.self)) }
 container.register(ChildProtocol.self) { _ in Child() }
     .initCompleted { r, child in

@@ -28,6 +28,8 @@ public final class Registration<Service>: Sendable {
     let description: ServiceDescription
     /// Where `register` was called, as `File.swift:12`.
     let location: String
+    /// The ``Assembly`` whose `assemble(into:)` made this registration, if any, by its type name.
+    let assembly: String?
     /// The factory, as a `FactoryBox<Service, repeat each Argument>`, or an
     /// `AsyncFactoryBox<Service, repeat each Argument>` if `isolation` is `.async`.
     @usableFromInline
@@ -101,6 +103,7 @@ public final class Registration<Service>: Sendable {
     ) {
         self.description = description
         self.location = location
+        assembly = Container.assembling
         self.owner = owner
         self.autoInjects = autoInjects
         self.factory = factory
@@ -180,7 +183,7 @@ public final class Registration<Service>: Sendable {
 
     @usableFromInline
     var step: ResolutionError.Step {
-        ResolutionError.Step(service: description.description, location: location)
+        ResolutionError.Step(service: description.description, location: location, assembly: assembly)
     }
 }
 

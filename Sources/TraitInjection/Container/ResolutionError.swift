@@ -14,8 +14,18 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
         public let service: String
         /// Where it was registered, as `File.swift:line`.
         public let location: String
+        /// The ``Assembly`` that registered it, by its type name, if an assembly did.
+        public let assembly: String?
 
-        public var description: String { "\(service) (\(location))" }
+        init(service: String, location: String, assembly: String? = nil) {
+            self.service = service
+            self.location = location
+            self.assembly = assembly
+        }
+
+        public var description: String {
+            "\(service) (\(location)\(assembly.map { " in \($0)" } ?? ""))"
+        }
     }
 
     /// What went wrong.

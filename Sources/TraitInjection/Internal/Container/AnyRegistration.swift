@@ -39,7 +39,7 @@ extension Registration: AnyRegistration {
     }
 
     @usableFromInline
-    var summary: String { "\(description) at \(location)" }
+    var summary: String { "\(description) at \(location)\(assembly.map { " in \($0)" } ?? "")" }
 
     @usableFromInline
     func resolve(in resolution: Resolution) throws(ResolutionError) {
