@@ -277,6 +277,7 @@ let benchmarks: @Sendable () -> Void = {
 
     asyncBenchmarks()
     asyncBaselineBenchmarks()
+    autoregistrationBenchmarks()
 
     Benchmark("Resolve transient: TraitInjection") { benchmark, container in
         for _ in benchmark.scaledIterations {

@@ -29,3 +29,17 @@ final class RestaurantLister {}
 
 protocol Client: AnyObject {}
 protocol Server: AnyObject {}
+
+struct Greeting: Sendable {
+    let text: String
+}
+
+struct Welcome {
+    let greeting: Greeting
+    let pet: any Animal
+
+    init(greeting: Greeting, pet: Animal) {
+        self.greeting = greeting
+        self.pet = pet
+    }
+}

@@ -21,6 +21,14 @@ let greeter = try container.resolve(Greeter.self, arguments: "Hello", 3)
 // sample-end
 
 // sample-begin
+container.register(Greeting.self) { _ in Greeting(text: "Hello") }
+container.autoregister(Welcome.self, initializer: Welcome.init)  // Welcome(greeting: Greeting, pet: Animal)
+// sample-end
+
+let welcome = try container.resolve(Welcome.self)
+precondition(welcome.greeting.text == "Hello" && welcome.pet.name == "Mimi")
+
+// sample-begin
 struct PetAssembly: Assembly {
     func assemble(into container: Container) {
         container.register(Animal.self) { _ in Cat(name: "Mimi") }
