@@ -34,6 +34,14 @@ final class EagerReader: @unchecked Sendable {
 
 /// Runs `body` on a new thread with a stack of `stackSize` bytes, and waits for it.
 func onThread(stackSize: Int, _ body: @escaping @Sendable () -> Void) {
+    onThreads(1, stackSize: stackSize) { _ in body() }
+}
+
+/// Runs `body` on `count` new threads at once (each told its index), each with a stack of
+/// `stackSize` bytes, and waits for them all. Unlike `DispatchQueue.concurrentPerform`, every
+/// call gets a thread of its own even when the cores are busy, so bodies that wait for each other
+/// always meet.
+func onThreads(_ count: Int, stackSize: Int = 1 << 20, _ body: @escaping @Sendable (Int) -> Void) {
     final class Box {
         let body: @Sendable () -> Void
         init(_ body: @escaping @Sendable () -> Void) { self.body = body }
@@ -42,32 +50,42 @@ func onThread(stackSize: Int, _ body: @escaping @Sendable () -> Void) {
     pthread_attr_init(&attributes)
     pthread_attr_setstacksize(&attributes, stackSize)
     #if canImport(Darwin)
-        var thread: pthread_t?
+        var threads: [pthread_t?] = []
     #else
-        var thread = pthread_t()
+        var threads: [pthread_t] = []
     #endif
-    let box = Unmanaged.passRetained(Box(body)).toOpaque()
-    let result = pthread_create(
-        &thread,
-        &attributes,
-        { pointer in
-            #if canImport(Darwin)
-                let box = Unmanaged<Box>.fromOpaque(pointer).takeRetainedValue()
-            #else
-                let box = Unmanaged<Box>.fromOpaque(pointer!).takeRetainedValue()
-            #endif
-            box.body()
-            return nil
-        },
-        box
-    )
-    precondition(result == 0)
+    for index in 0..<count {
+        #if canImport(Darwin)
+            var thread: pthread_t?
+        #else
+            var thread = pthread_t()
+        #endif
+        let box = Unmanaged.passRetained(Box { body(index) }).toOpaque()
+        let result = pthread_create(
+            &thread,
+            &attributes,
+            { pointer in
+                #if canImport(Darwin)
+                    let box = Unmanaged<Box>.fromOpaque(pointer).takeRetainedValue()
+                #else
+                    let box = Unmanaged<Box>.fromOpaque(pointer!).takeRetainedValue()
+                #endif
+                box.body()
+                return nil
+            },
+            box
+        )
+        precondition(result == 0)
+        threads.append(thread)
+    }
     pthread_attr_destroy(&attributes)
-    #if canImport(Darwin)
-        pthread_join(thread!, nil)
-    #else
-        pthread_join(thread, nil)
-    #endif
+    for thread in threads {
+        #if canImport(Darwin)
+            pthread_join(thread!, nil)
+        #else
+            pthread_join(thread, nil)
+        #endif
+    }
 }
 
 @Suite("Container: cycles, waits and depth end in errors, never a hang or a crash")
@@ -153,7 +171,8 @@ struct ContainerCycleStressTests {
             }
             .inScope(.container)
             let errors = Mutex<[ResolutionError]>([])
-            DispatchQueue.concurrentPerform(iterations: 2) { thread in
+            // Two threads of their own: the factories wait for each other.
+            onThreads(2) { thread in
                 do throws(ResolutionError) {
                     _ = try container.resolve(Service.self, name: thread == 0 ? "A" : "B")
                 } catch {
