@@ -280,23 +280,29 @@ extension Container {
         return nil
     }
 
-    /// The registration and the container a graph key names, if both are in this container's
-    /// chain: to hold while the key is kept.
-    func owners(of key: GraphKey) -> [AnyObject]? {
-        var registration: AnyObject?
-        var lookup: Container?
+    /// The registration and the container each graph key names, for the keys whose both are in
+    /// this container's chain: to hold while the key is kept. Reads each container's table once.
+    func owners(of keys: [GraphKey]) -> [GraphKey: [AnyObject]] {
+        let wanted = Set(keys.map(\.registration))
+        var registrations: [ObjectIdentifier: AnyObject] = [:]
+        var containers: [ObjectIdentifier: Container] = [:]
         var container: Container? = self
         while let current = container {
-            if ObjectIdentifier(current) == key.container { lookup = current }
-            if registration == nil {
-                registration = current.registry.withLock { registry in
-                    registry.table.entries.first { ObjectIdentifier($0.registration) == key.registration }?.registration
-                }
+            containers[ObjectIdentifier(current)] = current
+            let entries = current.registry.withLock(\.table.entries)
+            for (_, registration) in entries where wanted.contains(ObjectIdentifier(registration)) {
+                registrations[ObjectIdentifier(registration)] = registration
             }
             container = current.parent
         }
-        guard let registration, let lookup else { return nil }
-        return [registration, lookup]
+        var owners: [GraphKey: [AnyObject]] = [:]
+        for key in keys {
+            guard let registration = registrations[key.registration], let lookup = containers[key.container] else {
+                continue
+            }
+            owners[key] = [registration, lookup]
+        }
+        return owners
     }
 
     /// `File.swift:12`, for the registration made at `file` and `line`.

@@ -66,9 +66,6 @@ final class AsyncInstanceCell<Service>: @unchecked Sendable {
         case ownCreation
     }
 
-    /// A resolve asked again, while making it, for an instance it is making: a cycle.
-    struct OwnCreation: Error {}
-
     @usableFromInline
     let state = Locked.make(State.empty)
 
@@ -148,40 +145,6 @@ final class AsyncInstanceCell<Service>: @unchecked Sendable {
         }
     }
 
-    /// The kept instance, or a new one from `make` if none is kept, made by one task at a time and
-    /// published as soon as `make` returns: the whole protocol for a resolve with nothing else to
-    /// wait for.
-    ///
-    /// A creation the creator gives up because it was cancelled, or because `make` threw
-    /// `CancellationError` (a cancellation of its own work), is not its waiters' failure: they
-    /// claim again. A task that had not started waiting when a creation failed claims again too.
-    ///
-    /// - Throws: `make`'s error, the error of the creation this task waited for,
-    ///   ``OwnCreation`` if `make` asks for the instance it is making, or `CancellationError` if
-    ///   this task was cancelled while it waited.
-    func instance(by owner: UInt64, make: @Sendable () async throws -> Service) async throws -> Service {
-        while true {
-            switch claim(by: owner) {
-            case .kept(let kept):
-                return kept
-            case .create:
-                do {
-                    let service = try await make()
-                    publish(service)
-                    return service
-                } catch {
-                    abandon(error, retry: Task.isCancelled || error is CancellationError)
-                    throw error
-                }
-            case .busy(let creator):
-                if let published = try await waitForCreation(of: creator) { return published }
-            // That creation was given up or is over: claim again.
-            case .ownCreation:
-                throw OwnCreation()
-            }
-        }
-    }
-
     /// Whether resolve `owner` is creating the instance now.
     func isCreating(by owner: UInt64) -> Bool {
         state.withLock { state in
@@ -205,7 +168,7 @@ final class AsyncInstanceCell<Service>: @unchecked Sendable {
         return strong ?? weak.flatMap { $0 as? Service }
     }
 
-    /// Lets the kept instance go; the next `instance(make:)` creates a new one. A creation under
+    /// Lets the kept instance go; the next claim creates a new one. A creation under
     /// way hands its instance to its resolve and waiters, but keeps nothing: it may have read what
     /// the reset was meant to drop.
     func reset() {

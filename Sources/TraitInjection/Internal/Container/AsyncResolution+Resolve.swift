@@ -54,9 +54,8 @@ extension AsyncResolution {
         } catch {
             let wrapped = handle.wrap(error)
             if isCreator {
-                let retry = Task.isCancelled || wrapped.kind == .cancelled
-                registration.asyncCell.abandon(wrapped, retry: retry)
-                state.siblings.failed(ObjectIdentifier(registration), error: wrapped, retry: retry)
+                state.abandonCreation(
+                    of: registration, because: wrapped, retry: Task.isCancelled || wrapped.kind == .cancelled)
             }
             throw wrapped
         }
@@ -119,10 +118,9 @@ extension AsyncResolution {
                     )
                     // Made by this registration, so of its type.
                     if let made { return (made as! Service) }
-                } catch is SiblingCreations.Cycle {
-                    throw ResolutionError(kind: .cycle, service: registration.step.service, path: frame?.steps ?? [])
-                } catch is SiblingCreations.Incomplete {
-                    // As a synchronous nested resolve does: handing it out would show it half-built.
+                } catch is SiblingCreations.Cycle, is SiblingCreations.Incomplete {
+                    // Incomplete, too, as a synchronous nested resolve reports it: handing it out
+                    // would show it half-built.
                     throw ResolutionError(kind: .cycle, service: registration.step.service, path: frame?.steps ?? [])
                 } catch {
                     throw wrap(error)
@@ -182,26 +180,22 @@ extension AsyncResolution {
             registration.scope == .graph && !registration.takesArguments
             ? graphKey(of: registration, from: container) : nil
         if let graphKey, let cached = state.graphInstance(graphKey, as: Service.self) { return cached }
-        let instance: Service
         do throws(ResolutionError) {
-            if registration.isolation == .mainActor, !MainQueue.isCurrent, let hop = registration.mainActorHop {
-                let hop = unsafeDowncast(hop, to: MainActorHop<Service, repeat each Argument>.self)
-                instance = try await hop.resolve(
-                    container,
-                    registration.description.name,
-                    state.isDryRun,
-                    repeat each arguments
-                )
-            } else {
-                instance = try synchronously(from: container) { context throws(ResolutionError) in
+            guard registration.isolation == .mainActor, !MainQueue.isCurrent, let hop = registration.mainActorHop
+            else {
+                // Its graph instance, with those it made, joins this task's graph.
+                return try synchronously(from: container) { context throws(ResolutionError) in
                     try context.resolve(registration, from: container, arguments: repeat each arguments)
                 }
             }
+            let instance = try await unsafeDowncast(hop, to: MainActorHop<Service, repeat each Argument>.self)
+                .resolve(container, registration.description.name, state.isDryRun, repeat each arguments)
+            // Made by a resolve on the main actor, whose graph is its own: this one is kept.
+            if let graphKey { state.keepGraphInstance(instance, for: graphKey, owners: [registration, container]) }
+            return instance
         } catch {
             throw error.following(frame?.steps ?? [])
         }
-        if let graphKey { state.keepGraphInstance(instance, for: graphKey, owners: [registration, container]) }
-        return instance
     }
 
     /// Runs `body` in a synchronous top-level resolve looking up from `container`, which starts
@@ -217,10 +211,13 @@ extension AsyncResolution {
             for (key, instance) in seed { context.graph.insertValue(instance, for: key) }
             let result = try body(context)
             guard shares else { return result }
-            for entry in context.graph.entries where seed[entry.key] == nil {
-                // Kept only with the registration and container its key names, found in this
-                // container's chain and held, so that their addresses are not reused meanwhile.
-                guard let owners = container.owners(of: entry.key) else { continue }
+            let made = context.graph.entries.filter { seed[$0.key] == nil }
+            guard !made.isEmpty else { return result }
+            // Kept only with the registration and container each key names, found in this
+            // container's chain and held, so that their addresses are not reused meanwhile.
+            let owners = container.owners(of: made.map(\.key))
+            for entry in made {
+                guard let owners = owners[entry.key] else { continue }
                 state.keepGraphInstance(entry.instance.value, for: entry.key, owners: owners)
             }
             return result

@@ -162,21 +162,30 @@ final class AsyncResolveState: Sendable {
             siblings.made(registration, instance: instance, in: scope, needsNoCompletion: needsNoCompletion)
         } else {
             let late = ResolutionError(kind: .resolverExpired, service: registration.step.service)
-            claim.abandon(late, true)
-            siblings.failed(ObjectIdentifier(registration), error: late, retry: true)
+            abandon([claim], because: late, retry: true)
         }
         return isAccepted
     }
 
+    /// Gives up the creation of `registration`'s shared instance, which failed before it was
+    /// claimed: the waiters in other resolves and in this one get `error`, or claim again if
+    /// `retry`.
+    func abandonCreation<Service>(of registration: Registration<Service>, because error: ResolutionError, retry: Bool) {
+        registration.asyncCell.abandon(error, retry: retry)
+        siblings.failed(ObjectIdentifier(registration), error: error, retry: retry)
+    }
+
     /// Abandons the shared instances `scope` made: a resolve that joined this one failed.
     func abandonClaims(of scope: AsyncScope, because error: ResolutionError) {
-        let abandoned = guarded.withLock { state -> [Claim] in
-            scope.close()
+        let (abandoned, dropped) = guarded.withLock { state -> ([Claim], [AsyncScope.Completion]) in
+            let dropped = scope.close()
             let abandoned = state.claims.filter { $0.scope === scope }
             state.claims.removeAll { $0.scope === scope }
-            return abandoned
+            return (abandoned, dropped)
         }
         abandon(abandoned, because: error, retry: Task.isCancelled || error.kind == .cancelled)
+        // The completions and their instances go here, with no lock held.
+        withExtendedLifetime(dropped) {}
     }
 
     // MARK: Ending
@@ -233,14 +242,15 @@ final class AsyncResolveState: Sendable {
     /// `error`, or claim again if this resolve was cancelled or `handingOver` (it will try again)
     /// — those claimed later too, and nothing queued runs.
     func fail(_ error: ResolutionError, handingOver: Bool = false) {
-        let (claims, isIdle) = guarded.withLock { state -> ([Claim], Bool) in
+        let (claims, dropped, isIdle) = guarded.withLock { state -> ([Claim], [AsyncScope.Completion], Bool) in
             state.isFinished = true
             state.failure = error
-            rootScope.close()
             defer { state.claims = [] }
-            return (state.claims, state.joins == 0)
+            return (state.claims, rootScope.close(), state.joins == 0)
         }
         abandon(claims, because: error, retry: handingOver || Task.isCancelled || error.kind == .cancelled)
+        // The completions and their instances go here, with no lock held.
+        withExtendedLifetime(dropped) {}
         if isIdle { drop() }
     }
 

@@ -52,14 +52,16 @@ final class AsyncScope: Sendable {
         queue.withLock(\.isClosed)
     }
 
-    /// Closes the scope once its completions have run, and lets go what was queued too late.
-    func close() {
-        let late = queue.withLock { queue in
+    /// Closes the scope: nothing queued will run.
+    ///
+    /// - Returns: What was queued, for the caller to let go once it holds no lock (a completion
+    ///   holds its instance, whose `deinit` may run user code).
+    func close() -> [Completion] {
+        queue.withLock { queue in
             queue.isClosed = true
             defer { queue.completions = [] }
             return queue.completions
         }
-        withExtendedLifetime(late) {}
     }
 
     /// Runs the queued completions, including those that the resolves they make queue here.
@@ -68,16 +70,7 @@ final class AsyncScope: Sendable {
         while let next = queue.withLock({ $0.completions.isEmpty ? nil : $0.completions.removeFirst() }) {
             runs += 1
             guard runs <= ResolutionContext.completionLimit else {
-                throw ResolutionError(
-                    kind: .factoryFailed,
-                    service: next.registration.step.service,
-                    path: [next.registration.step],
-                    underlyingError: """
-                        more than \(ResolutionContext.completionLimit) initCompleted closures ran in one \
-                        resolve: a closure keeps creating new instances. Keep services that close a cycle \
-                        in the `.graph` scope (the default) rather than `.transient`.
-                        """
-                )
+                throw ResolutionError.tooManyCompletions(next.registration, path: [next.registration.step])
             }
             let frame = AsyncFrame(next.registration, argumentHash: nil, outer: nil)
             let resolution = AsyncResolution(state: state, scope: self, frame: frame, container: next.container)

@@ -27,16 +27,8 @@ extension ResolutionContext {
         while let next = pending.first {
             runs += 1
             guard runs <= Self.completionLimit else {
-                throw ResolutionError(
-                    kind: .factoryFailed,
-                    service: next.registration.step.service,
-                    path: path.steps() + [next.registration.step],
-                    underlyingError: """
-                        more than \(Self.completionLimit) initCompleted closures ran in one resolve: a \
-                        closure keeps creating new instances. Keep services that close a cycle in the \
-                        `.graph` scope (the default) rather than `.transient`.
-                        """
-                )
+                throw ResolutionError.tooManyCompletions(
+                    next.registration, path: path.steps() + [next.registration.step])
             }
             pending.removeFirst()
             // The completion's frame is on the path while it runs, for errors and for cycles
@@ -51,5 +43,22 @@ extension ResolutionContext {
             }
             path.pop()
         }
+    }
+}
+
+extension ResolutionError {
+    /// The error for a resolve whose `initCompleted` closures keep creating instances, at the
+    /// completion of `registration`.
+    static func tooManyCompletions(_ registration: any AnyRegistration, path: [Step]) -> ResolutionError {
+        ResolutionError(
+            kind: .factoryFailed,
+            service: registration.step.service,
+            path: path,
+            underlyingError: """
+                more than \(ResolutionContext.completionLimit) initCompleted closures ran in one resolve: \
+                a closure keeps creating new instances. Keep services that close a cycle in the \
+                `.graph` scope (the default) rather than `.transient`.
+                """
+        )
     }
 }
