@@ -278,6 +278,7 @@ let benchmarks: @Sendable () -> Void = {
     asyncBenchmarks()
     asyncBaselineBenchmarks()
     autoregistrationBenchmarks()
+    lazyBenchmarks()
 
     Benchmark("Resolve transient: TraitInjection") { benchmark, container in
         for _ in benchmark.scaledIterations {

@@ -3,7 +3,7 @@ import Synchronization
 import TraitInjection
 
 // `@Inject` after its first access, beside its floor: a stored property holding the same
-// reference, read under one uncontended lock. Each measured iteration does 1,000 reads
+// reference, read under one uncontended lock; and a `Lazy` after its first access. Each measured iteration does 1,000 reads
 // (`scalingFactor: .kilo`), so results read per access.
 
 final class Service: Sendable {}
@@ -27,6 +27,37 @@ final class StoredPropertyFloor: Sendable {
     init(service: Service) { self.service = service }
 
     func read() -> Service { lock.withLock { _ in service } }
+}
+
+/// A consumer of a `Lazy`, through `@Inject`.
+struct LazyConsumer: Sendable {
+    @Inject var service: Lazy<Service>
+}
+
+/// A `Lazy` accessed once, a consumer whose `Lazy` property was accessed once, and the container
+/// they resolve from (a `Lazy` holds it weakly).
+func resolvedLazy() -> (lazy: Lazy<Service>, consumer: LazyConsumer, container: Container) {
+    let container = Container()
+    container.register(Service.self) { _ in Service() }
+    do {
+        let lazy = try container.resolve(Lazy<Service>.self)
+        _ = try lazy.value
+        let consumer = LazyConsumer()
+        try container.autoInject(into: consumer)
+        _ = try consumer.service.value
+        return (lazy, consumer, container)
+    } catch {
+        fatalError("\(error)")
+    }
+}
+
+/// The value of `body`, which does not throw here.
+func must<Value>(_ body: () throws -> Value) -> Value {
+    do {
+        return try body()
+    } catch {
+        fatalError("\(error)")
+    }
 }
 
 /// A consumer whose properties have been accessed once, and the services they hold.
@@ -68,6 +99,22 @@ let benchmarks: @Sendable () -> Void = {
         }
     } setup: {
         StoredPropertyFloor(service: Service())
+    }
+
+    Benchmark("Lazy access after the first") { benchmark, resolved in
+        for _ in benchmark.scaledIterations {
+            blackHole(must { try resolved.lazy.value })
+        }
+    } setup: {
+        resolvedLazy()
+    }
+
+    Benchmark("@Inject Lazy property: value after the first") { benchmark, resolved in
+        for _ in benchmark.scaledIterations {
+            blackHole(must { try resolved.consumer.service.value })
+        }
+    } setup: {
+        resolvedLazy()
     }
 
     Benchmark("@WeakInject access after the first") { benchmark, resolved in

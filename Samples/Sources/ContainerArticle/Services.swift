@@ -1,5 +1,7 @@
 // The services the *Container* article's samples use.
 
+import TraitInjection
+
 protocol Animal: Sendable { var name: String { get } }
 struct Cat: Animal { let name: String }
 struct Dog: Animal { let name: String }
@@ -41,5 +43,18 @@ struct Welcome {
     init(greeting: Greeting, pet: Animal) {
         self.greeting = greeting
         self.pet = pet
+    }
+}
+
+final class PDFExporter: Sendable {}
+final class Upload {}
+
+final class ReportScreen {
+    let exporter: Lazy<PDFExporter>
+    let makeUpload: Provider<Upload>
+
+    init(exporter: Lazy<PDFExporter>, makeUpload: Provider<Upload>) {
+        self.exporter = exporter
+        self.makeUpload = makeUpload
     }
 }

@@ -62,6 +62,22 @@ let parent = try container.resolve(ParentProtocol.self) as! Parent
 precondition((parent.child as! Child).parent === parent)
 
 // sample-begin
+container.register(PDFExporter.self) { _ in PDFExporter() }.inScope(.container)
+container.register(Upload.self) { _ in Upload() }
+// ReportScreen(exporter: Lazy<PDFExporter>, makeUpload: Provider<Upload>)
+container.autoregister(ReportScreen.self, initializer: ReportScreen.init)
+
+let screen = try container.resolve(ReportScreen.self)  // no exporter, no upload made yet
+let exporter = try screen.exporter.value  // resolved now, then kept
+let upload = try screen.makeUpload()  // a new Upload on each call
+// sample-end
+
+let exporterAgain = try screen.exporter.value
+let singleton = try container.resolve(PDFExporter.self)
+let anotherUpload = try screen.makeUpload()
+precondition(exporterAgain === exporter && exporter === singleton && anotherUpload !== upload)
+
+// sample-begin
 Container.shared.register(RestaurantLister.self) { _ in RestaurantLister() }
 
 final class RestaurantListViewController {

@@ -75,6 +75,11 @@ public struct AsyncResolution: Sendable {
                 let wrapped = try await optional.resolveWrapped(in: self, name: name, arguments: repeat each arguments)
                 return wrapped as! Service
             }
+            if (repeat each Argument).self == Void.self, let deferred = Service.self as? any DeferredService.Type {
+                let made = try deferred.make(
+                    from: container, name: name, isDryRun: state.isDryRun, path: frame?.steps ?? [])
+                return made as! Service
+            }
             let requested = ServiceDescription(Service.self, name: name, arguments: (repeat each Argument).self)
             throw ResolutionError(
                 kind: .notRegistered,

@@ -72,6 +72,15 @@ public struct Resolution: Resolver {
 }
 
 extension ResolutionError {
+    /// The error for a ``Lazy`` or ``Provider`` (`Wrapper`) used after its container was released.
+    @usableFromInline
+    static func containerReleased<Wrapper>(_: Wrapper.Type, name: String?) -> ResolutionError {
+        ResolutionError(
+            kind: .containerReleased,
+            service: ServiceDescription(Wrapper.self, name: name, arguments: Void.self).description
+        )
+    }
+
     /// The error for a ``Resolution`` used after its top-level resolve, or on another thread.
     @usableFromInline
     static func expired<Service, each Argument>(

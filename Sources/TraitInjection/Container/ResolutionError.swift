@@ -54,6 +54,8 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
         /// An async resolve stopped because its task was cancelled: while it waited for another
         /// task to create a shared instance, or because a factory threw `CancellationError`.
         case cancelled
+        /// A ``Lazy`` or ``Provider`` was used after the container that made it was released.
+        case containerReleased
     }
 
     /// What went wrong.
@@ -183,6 +185,12 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
                 The resolve of \(failing) was cancelled: its task was cancelled while a factory \
                 ran or while it waited for another task to create a shared instance. Nothing it \
                 created is kept; resolve again from a task that is not cancelled.
+                """
+        case .containerReleased:
+            return """
+                \(service) was used after the container that made it was released: it holds its \
+                container weakly, so that a service the container keeps can hold it. Keep the \
+                container alive as long as what holds it is used.
                 """
         }
     }

@@ -14,6 +14,21 @@ extension Container {
         }
     }
 
+    /// A top-level resolve of `registration`, which need not be filed here (a ``Lazy``'s own),
+    /// retried as ``resolve(_:name:arguments:)`` is after a deadlock.
+    func resolve<Service>(_ registration: Registration<Service>) throws(ResolutionError) -> Service {
+        func once() throws(ResolutionError) -> Service {
+            try withTopLevelResolution { context throws(ResolutionError) in
+                try context.resolve(registration, from: self)
+            }
+        }
+        do {
+            return try once()
+        } catch  where error.isRetryable {
+            return try retryAfterDeadlock(error, once)
+        }
+    }
+
     /// Runs `body` as a top-level resolve: in this thread's context (or a nested one), which
     /// finishes the resolve when `body` returns (completions, then publication of the kept
     /// instances it created) or undoes it when anything throws.

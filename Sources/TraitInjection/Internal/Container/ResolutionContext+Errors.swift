@@ -59,7 +59,8 @@ extension ResolutionContext {
         )
     }
 
-    /// Resolves a service with no registration: `T?` as the registered `T`, or an error.
+    /// Resolves a service with no registration: `T?` as the registered `T`, a ``Lazy`` or
+    /// ``Provider`` of a service, or an error.
     @usableFromInline
     func resolveUnregistered<Service, each Argument>(
         _: Service.Type,
@@ -74,6 +75,9 @@ extension ResolutionContext {
                 arguments: repeat each arguments
             )
             return wrapped as! Service
+        }
+        if (repeat each Argument).self == Void.self, let deferred = Service.self as? any DeferredService.Type {
+            return try deferred.make(from: container, name: name, isDryRun: isDryRun, path: path.steps()) as! Service
         }
         let requested = ServiceDescription(Service.self, name: name, arguments: (repeat each Argument).self)
         throw notRegistered(requested, service: ObjectIdentifier(Service.self), from: container)

@@ -1,0 +1,47 @@
+/// A service resolved on first access and kept: resolve `Lazy<Service>` (or declare
+/// `@Inject var service: Lazy<Service>`) for any registered `Service`, with nothing more to
+/// register.
+///
+/// ```swift
+/// container.register(ReportBuilder.self) { r in
+///     ReportBuilder(exporter: try r.resolve(Lazy<PDFExporter>.self))  // nothing made yet
+/// }
+/// let builder = try container.resolve(ReportBuilder.self)
+/// let exporter = try builder.exporter.value  // resolved now, from the same container
+/// ```
+///
+/// The first access resolves `Service` from the container that made the `Lazy`, in that
+/// container's scopes, and later accesses return the same instance. It is resolved exactly once,
+/// also when several threads access it first at the same time: one resolves it, the others wait
+/// for that instance, as they would for a ``Scope/container`` singleton; a failed resolve keeps
+/// nothing, and the next access tries again. Copies of a `Lazy` share its instance.
+///
+/// A `Lazy` holds its container weakly, so a service kept by the container can hold a `Lazy`
+/// without keeping the container alive. Accessing it after the container is gone throws
+/// ``ResolutionError/Kind-swift.enum/containerReleased``.
+///
+/// A `Lazy` resolves synchronously: for a service with an async or main-actor factory, resolve it
+/// with ``Container/resolveAsync(_:name:arguments:)`` where it is needed instead. A registration
+/// with runtime arguments has no `Lazy`.
+public struct Lazy<Service> {
+    @usableFromInline
+    let storage: LazyStorage<Service>
+
+    init(resolvingFrom container: Container, name: String?) {
+        storage = LazyStorage(resolvingFrom: container, name: name)
+    }
+
+    /// The service: resolved on first access, the same instance afterwards.
+    ///
+    /// - Throws: The ``ResolutionError`` of the first resolve, or
+    ///   ``ResolutionError/Kind-swift.enum/containerReleased`` if the container is gone.
+    @inlinable
+    public var value: Service {
+        get throws(ResolutionError) {
+            if let kept = storage.kept { return kept }
+            return try storage.resolve()
+        }
+    }
+}
+
+extension Lazy: Sendable where Service: Sendable {}

@@ -1,0 +1,40 @@
+/// A service resolved anew on each call: resolve `Provider<Service>` (or declare
+/// `@Inject var makeService: Provider<Service>`) for any registered `Service`, with nothing more
+/// to register.
+///
+/// ```swift
+/// container.register(UploadQueue.self) { r in
+///     UploadQueue(makeJob: try r.resolve(Provider<UploadJob>.self))
+/// }
+/// let queue = try container.resolve(UploadQueue.self)
+/// let job = try queue.makeJob()  // a top-level resolve of UploadJob, now
+/// ```
+///
+/// Each call is a top-level resolve of `Service` from the container that made the provider, so
+/// it respects that container's scopes: a ``Scope/transient`` or ``Scope/graph`` service is new on
+/// each call, a ``Scope/container`` one is the container's singleton.
+///
+/// A `Provider` holds its container weakly, so a service kept by the container can hold one
+/// without keeping the container alive. Calling it after the container is gone throws
+/// ``ResolutionError/Kind-swift.enum/containerReleased``.
+public struct Provider<Service>: Sendable {
+    @usableFromInline
+    weak var container: Container?
+    @usableFromInline
+    let name: String?
+
+    init(resolvingFrom container: Container, name: String?) {
+        self.container = container
+        self.name = name
+    }
+
+    /// Resolves the service now.
+    ///
+    /// - Throws: The ``ResolutionError`` of the resolve, or
+    ///   ``ResolutionError/Kind-swift.enum/containerReleased`` if the container is gone.
+    @inlinable
+    public func callAsFunction() throws(ResolutionError) -> Service {
+        guard let container else { throw ResolutionError.containerReleased(Provider.self, name: name) }
+        return try container.resolve(Service.self, name: name)
+    }
+}
