@@ -244,12 +244,13 @@ extension Container {
     public func verifyAsync() async throws(VerificationReport) {
         var problems: [ResolutionError] = []
         var skipped: [String] = []
+        let findings = LifetimeFindings()
         for registration in visibleRegistrations() {
             guard !registration.takesArguments else {
                 skipped.append(registration.summary + VerificationReport.takesArguments)
                 continue
             }
-            let state = AsyncResolveState(isDryRun: true)
+            let state = AsyncResolveState(isDryRun: true, lifetimeFindings: findings)
             do throws(ResolutionError) {
                 try await registration.resolve(
                     in: AsyncResolution(state: state, scope: state.rootScope, frame: nil, container: self))
@@ -259,7 +260,10 @@ extension Container {
                 problems.append(error)
             }
         }
-        guard problems.isEmpty else { throw VerificationReport(problems: problems, skipped: skipped) }
+        let lifetimeProblems = findings.problems
+        guard problems.isEmpty, lifetimeProblems.isEmpty else {
+            throw VerificationReport(problems: problems, lifetimeProblems: lifetimeProblems, skipped: skipped)
+        }
     }
 
     // MARK: Looking up without a resolution context

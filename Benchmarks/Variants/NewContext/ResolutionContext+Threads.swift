@@ -114,6 +114,7 @@ extension ResolutionContext {
                     ? maximumDepth : (context.outer.map { $0.depthBase + $0.path.count } ?? 0)
                 // A resolve nested in `verify()` keeps nothing either.
                 context.isDryRun = context.outer?.isDryRun ?? false
+                context.lifetimeFindings = context.outer?.lifetimeFindings
                 context.begin()
                 root.innermost = context
             }
@@ -203,6 +204,7 @@ extension ResolutionContext {
         if !context.graph.isEmpty { context.graph.removeAll() }
         if !context.graphByArguments.isEmpty { context.graphByArguments.removeAll() }
         context.isDryRun = false
+        context.lifetimeFindings = nil
         guard !context.isRoot else {
             // Kept instances claimed by resolves that the instances dropped above started in
             // their `deinit`: those resolves succeeded.

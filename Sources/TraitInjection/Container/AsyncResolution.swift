@@ -90,6 +90,11 @@ public struct AsyncResolution: Sendable {
         }
         // Filed under the key of `Service` and the argument types.
         let registration = unsafeDowncast(found, to: Registration<Service>.self)
+        if let findings = state.lifetimeFindings {
+            findings.check(
+                registration, key: key, from: container,
+                ancestors: sequence(first: frame, next: { $0?.outer }).lazy.compactMap { $0?.registration })
+        }
         return try await resolve(registration, from: container, arguments: repeat each arguments)
     }
 

@@ -1,6 +1,7 @@
 extension Container {
     /// Resolves every registration visible from this container in a dry run and reports every
-    /// problem at once: missing registrations, cycles, throwing factories.
+    /// problem at once: missing registrations, cycles, throwing factories, and kept instances
+    /// that keep shorter-lived ones (``LifetimeProblem``).
     ///
     /// Factories do run (so side effects happen), but container- and weak-scoped instances made by
     /// the dry run are not kept. Registrations that take arguments are listed as skipped.
@@ -15,6 +16,7 @@ extension Container {
     public func verify() throws(VerificationReport) {
         var problems: [ResolutionError] = []
         var skipped: [String] = []
+        let findings = LifetimeFindings()
         for registration in visibleRegistrations() {
             if registration.takesArguments {
                 skipped.append(registration.summary + VerificationReport.takesArguments)
@@ -26,6 +28,7 @@ extension Container {
             } else {
                 do {
                     try withTopLevelResolution(isDryRun: true) { context throws(ResolutionError) in
+                        context.lifetimeFindings = findings
                         try registration.resolve(in: context.resolution(from: self))
                     }
                 } catch {
@@ -33,7 +36,10 @@ extension Container {
                 }
             }
         }
-        guard problems.isEmpty else { throw VerificationReport(problems: problems, skipped: skipped) }
+        let lifetimeProblems = findings.problems
+        guard problems.isEmpty, lifetimeProblems.isEmpty else {
+            throw VerificationReport(problems: problems, lifetimeProblems: lifetimeProblems, skipped: skipped)
+        }
     }
 
     /// The registrations visible from this container: its own, then those of its parents that

@@ -200,6 +200,8 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
 public struct VerificationReport: Error, Sendable, CustomStringConvertible {
     /// The resolution errors, one per registration that failed.
     public let problems: [ResolutionError]
+    /// Kept instances that keep shorter-lived ones, each with both registrations.
+    public let lifetimeProblems: [LifetimeProblem]
     /// Registrations the dry run did not resolve, each with the reason: those that take runtime
     /// arguments, which it cannot supply; for ``Container/verify()``, async ones, and main-actor
     /// ones off the main actor.
@@ -208,9 +210,22 @@ public struct VerificationReport: Error, Sendable, CustomStringConvertible {
     /// The note after a skipped registration that takes runtime arguments.
     static let takesArguments = " (takes runtime arguments)"
 
+    init(problems: [ResolutionError], lifetimeProblems: [LifetimeProblem] = [], skipped: [String]) {
+        self.problems = problems
+        self.lifetimeProblems = lifetimeProblems
+        self.skipped = skipped
+    }
+
     public var description: String {
-        var lines = ["\(problems.count) registration(s) cannot be resolved:"]
-        lines += problems.map { "- \($0.description)" }
+        var lines: [String] = []
+        if !problems.isEmpty || lifetimeProblems.isEmpty {
+            lines.append("\(problems.count) registration(s) cannot be resolved:")
+            lines += problems.map { "- \($0.description)" }
+        }
+        if !lifetimeProblems.isEmpty {
+            lines.append("\(lifetimeProblems.count) lifetime problem(s):")
+            lines += lifetimeProblems.map { "- \($0.description)" }
+        }
         if !skipped.isEmpty {
             lines.append("Not checked: \(skipped.joined(separator: "; ")).")
         }

@@ -18,6 +18,9 @@ protocol AnyRegistration: AnyObject, Sendable {
     var isolation: FactoryIsolation { get }
     /// Whether only an async resolve can make an instance.
     var needsAsyncResolve: Bool { get }
+    var scope: ScopeKind { get }
+    /// The container this was registered in.
+    var owner: Container { get }
 }
 
 extension Registration: AnyRegistration {

@@ -208,6 +208,7 @@ extension AsyncResolution {
         let shares = state.sharesGraph
         let seed = shares ? state.graphInstances : [:]
         return try container.withTopLevelResolution(isDryRun: state.isDryRun) { context throws(ResolutionError) in
+            context.lifetimeFindings = state.lifetimeFindings
             for (key, instance) in seed { context.graph.insertValue(instance, for: key) }
             let result = try body(context)
             guard shares else { return result }

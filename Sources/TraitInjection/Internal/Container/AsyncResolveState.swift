@@ -67,9 +67,13 @@ final class AsyncResolveState: Sendable {
     /// The completions queued by the top-level resolve, run by ``finish()``.
     let rootScope = AsyncScope()
 
-    init(isDryRun: Bool = false) {
+    /// For a dry run: where the lifetime problems it finds go.
+    let lifetimeFindings: LifetimeFindings?
+
+    init(isDryRun: Bool = false, lifetimeFindings: LifetimeFindings? = nil) {
         number = Self.numbers.wrappingAdd(1, ordering: .relaxed).newValue
         self.isDryRun = isDryRun
+        self.lifetimeFindings = lifetimeFindings
         startingTask = Self.currentTask
     }
 

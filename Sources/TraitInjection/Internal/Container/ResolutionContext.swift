@@ -52,6 +52,8 @@ final class ResolutionContext {
     @usableFromInline @exclusivity(unchecked) var activation: UInt64 = 0
     @usableFromInline @exclusivity(unchecked) var isInUse = false
     @usableFromInline @exclusivity(unchecked) var isDryRun = false
+    /// For a dry run of ``Container/verify()``: where the lifetime problems it finds go.
+    var lifetimeFindings: LifetimeFindings?
     var isDraining = false
     /// Whether this is its thread's outermost context.
     @usableFromInline @exclusivity(unchecked) var isRoot = false
@@ -124,6 +126,7 @@ final class ResolutionContext {
         }
         return try found.withBorrowed { object throws(ResolutionError) in
             let registration = unsafeDowncast(object, to: Registration<Service>.self)
+            if isDryRun { noteDependency(on: registration, key: key, from: container) }
             // A published singleton, inline: no call, no bookkeeping.
             if registration.scope == .container, let kept = registration.cell.strongInstance { return kept }
             return try resolve(registration, from: container, arguments: repeat each arguments)
@@ -235,6 +238,14 @@ final class ResolutionContext {
                 Claimed(registration: registration, instance: instance, epoch: epoch, by: self, completes: completes))
         }
         return instance
+    }
+
+    /// In a dry run, checks the lifetimes of the service being created and of `registration`,
+    /// which it depends on.
+    @usableFromInline
+    func noteDependency(on registration: any AnyRegistration, key: ServiceKey, from container: Container) {
+        lifetimeFindings?.check(
+            registration, key: key, from: container, ancestors: path.frames.reversed().lazy.map(\.registration))
     }
 
     /// Pops the frame of `registration`, and its arguments.

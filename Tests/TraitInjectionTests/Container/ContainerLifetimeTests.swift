@@ -1,0 +1,160 @@
+import TestFixtures
+import Testing
+import TraitInjection
+
+@Suite("Container: lifetime checks in verify()")
+struct ContainerLifetimeTests {
+    final class Session: Sendable {}
+
+    final class Cache: Sendable {
+        let session: Session
+        init(session: Session) { self.session = session }
+    }
+
+    /// A graph-scoped service between `Cache` and `Session`.
+    final class Middle: Sendable {
+        let session: Session
+        init(session: Session) { self.session = session }
+    }
+
+    final class Deferred: Sendable {
+        let session: Provider<Session>
+        init(session: Provider<Session>) { self.session = session }
+    }
+
+    /// The lifetime problems `verify()` reports, or none if it passes.
+    func lifetimeProblems(_ container: Container) -> [LifetimeProblem] {
+        do {
+            try container.verify()
+            return []
+        } catch {
+            return error.lifetimeProblems
+        }
+    }
+
+    @Test("A .container singleton keeping a .weak service, with both locations")
+    func singletonKeepsWeak() throws {
+        let container = Container()
+        container.register(Session.self) { _ in Session() }.inScope(.weak)
+        container.register(Cache.self) { r in Cache(session: try r.resolve(Session.self)) }.inScope(.container)
+        let problems = lifetimeProblems(container)
+        #expect(problems.map(\.rule) == [.singletonKeepsWeak])
+        let problem = try #require(problems.first)
+        #expect(problem.holder.service == "Cache" && problem.dependency.service == "Session")
+        #expect(problem.holder.location.hasPrefix("ContainerLifetimeTests.swift:"))
+        #expect(problem.dependency.location.hasPrefix("ContainerLifetimeTests.swift:"))
+        #expect(problem.description.contains("Cache (ContainerLifetimeTests.swift:"))
+        #expect(problem.description.contains("keeps Session (ContainerLifetimeTests.swift:"))
+        #expect(problem.description.contains("`Provider<Session>`"))
+        // The resolve itself works: only verify() tells.
+        _ = try container.resolve(Cache.self)
+    }
+
+    @Test("Kept through a .graph or .transient service in between, it is found too")
+    func throughGraphService() {
+        for scope in [Scope<Middle>.graph, .transient] {
+            let container = Container()
+            container.register(Session.self) { _ in Session() }.inScope(.weak)
+            container.register(Middle.self) { r in Middle(session: try r.resolve(Session.self)) }.inScope(scope)
+            container.register(Cache.self) { r in Cache(session: try r.resolve(Middle.self).session) }
+                .inScope(.container)
+            #expect(lifetimeProblems(container).map(\.rule) == [.singletonKeepsWeak])
+        }
+    }
+
+    @Test("A .reUse instance keeping a .reCreate one")
+    func reUseKeepsReCreate() {
+        let container = Container()
+        container.register(Session.self) { _ in Session() }.inScope(.container)
+        container.register(Cache.self) { r in Cache(session: try r.resolve(Session.self)) }
+            .inScope(.container).reinitialize(.reUse)
+        let problems = lifetimeProblems(container)
+        #expect(problems.map(\.rule) == [.reUseKeepsReCreate])
+        #expect(problems.first?.description.contains("`reinitialize()`") == true)
+    }
+
+    @Test("A parent's singleton needing what only a child registers; its resolve does fail")
+    func parentNeedsChild() {
+        let parent = Container()
+        parent.register(Cache.self) { r in Cache(session: try r.resolve(Session.self)) }.inScope(.container)
+        let child = Container(parent: parent)
+        child.register(Session.self) { _ in Session() }
+        let problems = lifetimeProblems(child)
+        #expect(problems.map(\.rule) == [.parentNeedsChild])
+        #expect(problems.first?.description.contains("only a child container registers") == true)
+        #expect {
+            try child.resolve(Cache.self)
+        } throws: { error in
+            (error as? ResolutionError)?.kind == .notRegistered
+        }
+    }
+
+    @Test("No problem where lifetimes fit")
+    func noFalseAlarms() {
+        let container = Container()
+        container.register(Session.self) { _ in Session() }.inScope(.container)
+        container.register(Session.self, name: "weak") { _ in Session() }.inScope(.weak)
+        container.register(Session.self, name: "fresh") { _ in Session() }
+        // Longer-lived dependencies, and shorter-lived holders.
+        container.register(Cache.self) { r in Cache(session: try r.resolve(Session.self)) }.inScope(.container)
+        container.register(Cache.self, name: "weak") { r in Cache(session: try r.resolve(Session.self, name: "weak")) }
+            .inScope(.weak)
+        container.register(Cache.self, name: "fresh") { r in Cache(session: try r.resolve(Session.self, name: "weak")) }
+        container.register(Cache.self, name: "own") { r in Cache(session: try r.resolve(Session.self, name: "fresh")) }
+            .inScope(.container)
+        container.register(Cache.self, name: "both reUse") { r in Cache(session: try r.resolve(Session.self)) }
+            .inScope(.container).reinitialize(.reUse)
+        // A Provider resolves later: nothing is kept.
+        container.register(Deferred.self) { r in Deferred(session: try r.resolve(Provider<Session>.self, name: "weak"))
+        }
+        .inScope(.container)
+        container.register(Session.self, name: "reUse") { _ in Session() }.inScope(.container).reinitialize(.reUse)
+        container.register(Cache.self, name: "reUse") { r in Cache(session: try r.resolve(Session.self, name: "reUse"))
+        }
+        .inScope(.container).reinitialize(.reUse)
+        // "both reUse" keeps a .reCreate Session: the one expected problem.
+        #expect(lifetimeProblems(container).map(\.holder.service) == ["Cache (name: \"both reUse\")"])
+        // A child overriding what its parent's singleton needs is not a lifetime problem.
+        let parent = Container()
+        parent.register(Session.self) { _ in Session() }
+        parent.register(Cache.self) { r in Cache(session: try r.resolve(Session.self)) }.inScope(.container)
+        let child = Container(parent: parent)
+        child.register(Session.self) { _ in Session() }
+        #expect(lifetimeProblems(child).isEmpty)
+    }
+
+    @Test("Each problem once, however many registrations reach it; the report lists them")
+    func reportedOnce() throws {
+        let container = Container()
+        container.register(Session.self) { _ in Session() }.inScope(.weak)
+        container.register(Cache.self) { r in Cache(session: try r.resolve(Session.self)) }.inScope(.container)
+        container.register(Middle.self) { r in Middle(session: try r.resolve(Cache.self).session) }
+        container.register(Deferred.self) { r in
+            _ = try r.resolve(Middle.self)
+            return Deferred(session: try r.resolve(Provider<Session>.self))
+        }
+        #expect {
+            try container.verify()
+        } throws: { error in
+            guard let report = error as? VerificationReport else { return false }
+            return report.problems.isEmpty && report.lifetimeProblems.count == 1
+                && report.description.hasPrefix("1 lifetime problem(s):\n- Cache (")
+        }
+    }
+
+    @Test("verifyAsync() applies the same rules to async registrations")
+    func asyncRules() async {
+        let container = Container()
+        container.register(Session.self) { _ in
+            await Task.yield()
+            return Session()
+        }.inScope(.weak)
+        container.register(Cache.self) { r in Cache(session: try await r.resolve(Session.self)) }.inScope(.container)
+        do {
+            try await container.verifyAsync()
+            Issue.record("verifyAsync() passed")
+        } catch {
+            #expect(error.lifetimeProblems.map(\.rule) == [.singletonKeepsWeak])
+        }
+    }
+}
