@@ -279,6 +279,7 @@ let benchmarks: @Sendable () -> Void = {
     asyncBaselineBenchmarks()
     autoregistrationBenchmarks()
     lazyBenchmarks()
+    traceBenchmarks()
 
     Benchmark("Resolve transient: TraitInjection") { benchmark, container in
         for _ in benchmark.scaledIterations {

@@ -202,7 +202,7 @@ extension Container {
         }
         var attempt = 1
         while true {
-            let state = AsyncResolveState()
+            let state = AsyncResolveState(tracer: currentTracer)
             // Held for the resolves that its factories start and do not await, which look up from
             // it unretained and may outlast the caller's reference.
             state.hold(self)
@@ -250,7 +250,7 @@ extension Container {
                 skipped.append(registration.summary + VerificationReport.takesArguments)
                 continue
             }
-            let state = AsyncResolveState(isDryRun: true, lifetimeFindings: findings)
+            let state = AsyncResolveState(isDryRun: true, lifetimeFindings: findings, tracer: currentTracer)
             do throws(ResolutionError) {
                 try await registration.resolve(
                     in: AsyncResolution(state: state, scope: state.rootScope, frame: nil, container: self))

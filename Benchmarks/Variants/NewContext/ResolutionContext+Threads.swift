@@ -115,6 +115,9 @@ extension ResolutionContext {
                 // A resolve nested in `verify()` keeps nothing either.
                 context.isDryRun = context.outer?.isDryRun ?? false
                 context.lifetimeFindings = context.outer?.lifetimeFindings
+                context.tracer = context.outer?.tracer
+                context.traceDepthOffset = context.outer?.traceDepthOffset ?? 0
+                context.isObserved = context.isDryRun || context.tracer != nil
                 context.begin()
                 root.innermost = context
             }
@@ -171,7 +174,7 @@ extension ResolutionContext {
         // The common case, a root that kept nothing (a cached singleton, a transient with no
         // dependencies): end the activation and mark it free.
         if context.isRoot, context.graph.isEmpty, context.pending.isEmpty, context.claims.isEmpty,
-            context.argumentFrames.isEmpty, context.graphByArguments.isEmpty, !context.isDryRun
+            context.argumentFrames.isEmpty, context.graphByArguments.isEmpty, !context.isObserved
         {
             context.activation &+= 1
             context.activationCount.store(context.activation, ordering: .releasing)
@@ -205,6 +208,9 @@ extension ResolutionContext {
         if !context.graphByArguments.isEmpty { context.graphByArguments.removeAll() }
         context.isDryRun = false
         context.lifetimeFindings = nil
+        context.tracer = nil
+        context.traceDepthOffset = 0
+        context.isObserved = false
         guard !context.isRoot else {
             // Kept instances claimed by resolves that the instances dropped above started in
             // their `deinit`: those resolves succeeded.

@@ -1,3 +1,4 @@
+import Synchronization
 // The *Container* article's samples, run in order, with checks of what their comments say.
 import TraitInjection
 
@@ -76,6 +77,20 @@ let exporterAgain = try screen.exporter.value
 let singleton = try container.resolve(PDFExporter.self)
 let anotherUpload = try screen.makeUpload()
 precondition(exporterAgain === exporter && exporter === singleton && anotherUpload !== upload)
+
+// sample-begin
+container.resolutionTrace = { event in print(event) }
+_ = try container.resolve(Person.self)
+// Person [graph] new (main.swift:8)
+//   Animal [graph] new (main.swift:6)
+container.resolutionTrace = nil
+// sample-end
+
+let traced = Mutex<[String]>([])
+container.resolutionTrace = { event in traced.withLock { $0.append(event.description) } }
+_ = try container.resolve(Person.self)
+container.resolutionTrace = nil
+precondition(traced.withLock { $0 } == ["Person [graph] new (main.swift:8)", "  Animal [graph] new (main.swift:6)"])
 
 // sample-begin
 Container.shared.register(RestaurantLister.self) { _ in RestaurantLister() }

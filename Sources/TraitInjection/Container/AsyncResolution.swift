@@ -95,7 +95,17 @@ public struct AsyncResolution: Sendable {
                 registration, key: key, from: container,
                 ancestors: sequence(first: frame, next: { $0?.outer }).lazy.compactMap { $0?.registration })
         }
-        return try await resolve(registration, from: container, arguments: repeat each arguments)
+        guard let tracer = state.tracer else {
+            return try await resolve(registration, from: container, arguments: repeat each arguments)
+        }
+        let depth = frame?.depth ?? 0
+        tracer.record(registration, depth: depth, isCached(registration, from: container) ? .cached : .created)
+        do {
+            return try await resolve(registration, from: container, arguments: repeat each arguments)
+        } catch {
+            tracer.record(registration, depth: depth, .failed(error.kind))
+            throw error
+        }
     }
 
     /// A `resolveAsync` called inside a factory of this resolve: part of it, looking up from

@@ -50,6 +50,12 @@ public final class Container: Sendable, Resolver {
     @usableFromInline
     let threadContexts = ThreadContexts.shared
 
+    /// The tracer set with ``resolutionTrace``.
+    let tracer = Locked<ResolutionTracer?>.make(nil)
+    /// Whether resolves started here are traced: read, relaxed, by every top-level resolve.
+    @usableFromInline
+    let isTracing = Atomic<Bool>(ResolutionTracer.environment != nil)
+
     /// Creates an empty container, optionally falling back to `parent`'s registrations.
     public init(parent: Container? = nil) {
         self.parent = parent

@@ -209,6 +209,11 @@ extension AsyncResolution {
         let seed = shares ? state.graphInstances : [:]
         return try container.withTopLevelResolution(isDryRun: state.isDryRun) { context throws(ResolutionError) in
             context.lifetimeFindings = state.lifetimeFindings
+            if let tracer = state.tracer {
+                context.tracer = tracer
+                context.traceDepthOffset = frame?.depth ?? 0
+                context.isObserved = true
+            }
             for (key, instance) in seed { context.graph.insertValue(instance, for: key) }
             let result = try body(context)
             guard shares else { return result }
@@ -281,6 +286,22 @@ extension AsyncResolution {
 
     /// The key of the `.graph` instance of `registration` looked up from `container`, or `nil` in
     /// a task that does not share them.
+    /// Whether `registration`'s scope has an instance for this resolve, for its trace.
+    func isCached<Service>(_ registration: Registration<Service>, from container: Container) -> Bool {
+        switch registration.scope {
+        case .transient:
+            return false
+        case .container, .weak:
+            return registration.needsAsyncResolve
+                ? registration.asyncCell.keptInstance != nil : registration.cell.instance != nil
+        case .graph:
+            guard !registration.takesArguments, let key = graphKey(of: registration, from: container) else {
+                return false
+            }
+            return state.graphInstance(key, as: Service.self) != nil
+        }
+    }
+
     private func graphKey(of registration: AnyObject, from container: Container) -> GraphKey? {
         guard state.sharesGraph else { return nil }
         return GraphKey(registration: ObjectIdentifier(registration), container: ObjectIdentifier(container))

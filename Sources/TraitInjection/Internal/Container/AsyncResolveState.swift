@@ -70,10 +70,14 @@ final class AsyncResolveState: Sendable {
     /// For a dry run: where the lifetime problems it finds go.
     let lifetimeFindings: LifetimeFindings?
 
-    init(isDryRun: Bool = false, lifetimeFindings: LifetimeFindings? = nil) {
+    /// Where its resolves are traced, if they are.
+    let tracer: ResolutionTracer?
+
+    init(isDryRun: Bool = false, lifetimeFindings: LifetimeFindings? = nil, tracer: ResolutionTracer? = nil) {
         number = Self.numbers.wrappingAdd(1, ordering: .relaxed).newValue
         self.isDryRun = isDryRun
         self.lifetimeFindings = lifetimeFindings
+        self.tracer = tracer
         startingTask = Self.currentTask
     }
 

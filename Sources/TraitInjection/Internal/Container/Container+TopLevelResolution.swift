@@ -1,3 +1,5 @@
+public import Synchronization
+
 // How `Container.resolve` runs a top-level resolve in the thread's resolution context, and
 // retries one that two threads deadlocked by taking the same singletons in opposite orders.
 
@@ -41,7 +43,11 @@ extension Container {
         try ResolutionContext.acquire(threadContexts).withBorrowed { context throws(ResolutionError) in
             defer { ResolutionContext.release(context) }
             do throws(ResolutionError) {
-                if isDryRun { context.isDryRun = true }
+                if isDryRun {
+                    context.isDryRun = true
+                    context.isObserved = true
+                }
+                if isTracing.load(ordering: .relaxed) { context.startTrace(from: self) }
                 let result = try body(context)
                 if context.hasDeferredWork { try context.complete() }
                 return result

@@ -54,6 +54,12 @@ final class ResolutionContext {
     @usableFromInline @exclusivity(unchecked) var isDryRun = false
     /// For a dry run of ``Container/verify()``: where the lifetime problems it finds go.
     var lifetimeFindings: LifetimeFindings?
+    /// Where the resolves of this context are traced, if they are.
+    var tracer: ResolutionTracer?
+    /// The depth in the trace of the async resolve this synchronous one runs in.
+    var traceDepthOffset = 0
+    /// Whether a resolve takes the observed path (`resolveObserved`): in a dry run, or traced.
+    @usableFromInline @exclusivity(unchecked) var isObserved = false
     var isDraining = false
     /// Whether this is its thread's outermost context.
     @usableFromInline @exclusivity(unchecked) var isRoot = false
@@ -126,7 +132,9 @@ final class ResolutionContext {
         }
         return try found.withBorrowed { object throws(ResolutionError) in
             let registration = unsafeDowncast(object, to: Registration<Service>.self)
-            if isDryRun { noteDependency(on: registration, key: key, from: container) }
+            if isObserved {
+                return try resolveObserved(registration, key: key, from: container, arguments: repeat each arguments)
+            }
             // A published singleton, inline: no call, no bookkeeping.
             if registration.scope == .container, let kept = registration.cell.strongInstance { return kept }
             return try resolve(registration, from: container, arguments: repeat each arguments)
@@ -146,25 +154,7 @@ final class ResolutionContext {
         // A registration that takes runtime arguments is told apart by their values, for the
         // graph and for cycles (`nil` if one is not `Hashable`).
         let argumentKey = registration.takesArguments ? ArgumentKey(registration, repeat each arguments) : nil
-        switch scope {
-        case .graph:
-            if registration.takesArguments {
-                if let argumentKey,
-                    let cached = graphByArguments[
-                        GraphArgumentKey(arguments: argumentKey, container: identity.container)]
-                {
-                    return cached as! Service
-                }
-            } else if let cached = graph.instance(for: identity, as: Service.self) {
-                return cached
-            }
-        case .container:
-            if let cached = registration.cell.strongInstance { return cached }
-        case .weak:
-            if let cached = registration.cell.instance { return cached }
-        case .transient:
-            break
-        }
+        if let cached = cachedInstance(of: registration, from: container, argumentKey: argumentKey) { return cached }
         // A factory that awaits, or runs on the main actor: refused here if it cannot run.
         if registration.isolation != .none || registration.completesAsync.load(ordering: .acquiring) {
             try checkIsolation(registration)
@@ -240,12 +230,62 @@ final class ResolutionContext {
         return instance
     }
 
-    /// In a dry run, checks the lifetimes of the service being created and of `registration`,
-    /// which it depends on.
+    /// Resolves `registration` in a dry run, where the lifetimes of the service being created and
+    /// of `registration`, which it depends on, are checked, or in a traced resolve.
     @usableFromInline
-    func noteDependency(on registration: any AnyRegistration, key: ServiceKey, from container: Container) {
+    func resolveObserved<Service, each Argument>(
+        _ registration: Registration<Service>,
+        key: ServiceKey,
+        from container: Container,
+        arguments: repeat each Argument
+    ) throws(ResolutionError) -> Service {
         lifetimeFindings?.check(
             registration, key: key, from: container, ancestors: path.frames.reversed().lazy.map(\.registration))
+        guard let tracer else { return try resolve(registration, from: container, arguments: repeat each arguments) }
+        let depth = traceDepthOffset + depthBase + path.count
+        let argumentKey = registration.takesArguments ? ArgumentKey(registration, repeat each arguments) : nil
+        let isCached = cachedInstance(of: registration, from: container, argumentKey: argumentKey) != nil
+        tracer.record(registration, depth: depth, isCached ? .cached : .created)
+        do {
+            return try resolve(registration, from: container, arguments: repeat each arguments)
+        } catch {
+            tracer.record(registration, depth: depth, .failed(error.kind))
+            throw error
+        }
+    }
+
+    /// Starts tracing this top-level resolve into `container`'s tracer.
+    @usableFromInline
+    func startTrace(from container: Container) {
+        tracer = container.currentTracer
+        isObserved = isDryRun || tracer != nil
+    }
+
+    /// The instance `registration`'s scope has for this resolve, if any.
+    @inlinable @inline(__always)
+    func cachedInstance<Service>(
+        of registration: Registration<Service>,
+        from container: Container,
+        argumentKey: ArgumentKey?
+    ) -> Service? {
+        switch registration.scope {
+        case .graph:
+            if registration.takesArguments {
+                guard let argumentKey else { return nil }
+                return graphByArguments[
+                    GraphArgumentKey(arguments: argumentKey, container: ObjectIdentifier(container))]
+                    as! Service?
+            }
+            let identity = GraphKey(
+                registration: ObjectIdentifier(registration), container: ObjectIdentifier(container))
+            return graph.instance(for: identity, as: Service.self)
+        case .container:
+            return registration.cell.strongInstance
+        case .weak:
+            return registration.cell.instance
+        case .transient:
+            return nil
+        }
     }
 
     /// Pops the frame of `registration`, and its arguments.
