@@ -16,6 +16,11 @@
 /// for that instance, as they would for a ``Scope/container`` singleton; a failed resolve keeps
 /// nothing, and the next access tries again. Copies of a `Lazy` share its instance.
 ///
+/// A `Lazy` keeps its instance as a stored property would: a ``Scope/weak`` service lives as
+/// long as the `Lazy`, ``Container/resetScopedInstances()`` does not reach it, and an instance
+/// that holds the `Lazy` strongly forms a reference cycle with it. Take a ``Provider`` to follow
+/// the container's scopes on every use.
+///
 /// A `Lazy` holds its container weakly, so a service kept by the container can hold a `Lazy`
 /// without keeping the container alive. Accessing it after the container is gone throws
 /// ``ResolutionError/Kind-swift.enum/containerReleased``.

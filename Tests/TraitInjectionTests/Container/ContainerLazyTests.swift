@@ -20,6 +20,16 @@ struct ContainerLazyTests {
         init(_ lazy: Lazy<SelfReader>) throws { _ = try lazy.value }
     }
 
+    final class Holder: Sendable {
+        init(_: Lazy<Service?>, _: Provider<Lazy<Service>>) {}
+    }
+
+    final class AsyncHolder: Sendable {
+        init(_: Lazy<Clock>) {}
+    }
+
+    final class Clock: Sendable {}
+
     final class Screen: @unchecked Sendable {
         @Inject var service: Lazy<Service>
         @Inject var makeService: Provider<Service>
@@ -117,21 +127,90 @@ struct ContainerLazyTests {
         }
     }
 
-    @Test("A Lazy breaks a cycle of initializers: each side resolves the other later")
+    @Test("A Lazy breaks a cycle of initializers; with the way back weak, everything is freed")
     func lazyBreaksCycle() throws {
         final class Left: Sendable {
             let right: Lazy<Right>
             init(right: Lazy<Right>) { self.right = right }
         }
         final class Right: Sendable {
-            let left: Left
+            weak let left: Left?
             init(left: Left) { self.left = left }
         }
+        weak var releasedContainer: Container?
+        weak var releasedLeft: Left?
+        weak var releasedRight: Right?
+        do {
+            let container = Container()
+            container.register(Left.self) { r in Left(right: try r.resolve(Lazy<Right>.self)) }.inScope(.container)
+            container.register(Right.self) { r in Right(left: try r.resolve(Left.self)) }
+            let left = try container.resolve(Left.self)
+            let right = try left.right.value
+            #expect(right.left === left)
+            (releasedContainer, releasedLeft, releasedRight) = (container, left, right)
+        }
+        #expect(releasedContainer == nil && releasedLeft == nil && releasedRight == nil)
+    }
+
+    @Test("A Lazy read by a completion of the resolve that makes its service: a cycle, not a half-built one")
+    func lazyInCompletion() throws {
+        final class Ready: Sendable {
+            let isReady = Counter()
+            let service: Service
+            init(service: Service) { self.service = service }
+        }
         let container = Container()
-        container.register(Left.self) { r in Left(right: try r.resolve(Lazy<Right>.self)) }.inScope(.container)
-        container.register(Right.self) { r in Right(left: try r.resolve(Left.self)) }
-        let left = try container.resolve(Left.self)
-        #expect(try left.right.value.left === left)
+        let lazy = Mutex<Lazy<Ready>?>(nil)
+        let seen = Mutex<String?>(nil)
+        // Service's completion is queued before Ready's, so it runs first.
+        container.register(Service.self) { _ in Service() }.initCompleted { _, _ in
+            let ready = lazy.withLock { $0! }
+            do throws(ResolutionError) {
+                let made = try ready.value
+                seen.withLock { $0 = "ready \(made.isReady.count)" }
+            } catch {
+                seen.withLock { $0 = "\(error.kind)" }
+            }
+        }
+        container.register(Ready.self) { r in Ready(service: try r.resolve(Service.self)) }
+            .inScope(.container)
+            .initCompleted { _, ready in ready.isReady.increment() }
+        lazy.withLock { $0 = try? container.resolve(Lazy<Ready>.self) }
+        #expect(try lazy.withLock { $0! }.value.isReady.count == 1)
+        #expect(seen.withLock { $0 } == "cycle")
+    }
+
+    @Test("A Lazy first read inside another resolve still answers once its container is gone")
+    func firstReadNestedThenReleased() throws {
+        var report: Report?
+        do {
+            let container = Container()
+            container.register(Service.self) { _ in Service(number: 3) }.inScope(.container)
+            container.register(Report.self) { r in
+                let exporter = try r.resolve(Lazy<Service>.self)
+                _ = try exporter.value
+                return Report(exporter: exporter)
+            }
+            report = try container.resolve(Report.self)
+        }
+        #expect(try report?.exporter.value.number == 3)
+    }
+
+    @Test("A Lazy keeps what it resolved: a .weak service lives with it, a reset does not reach it")
+    func lazyKeeps() throws {
+        let container = Container()
+        container.register(Service.self) { _ in Service() }.inScope(.weak)
+        container.register(Service.self, name: "reset") { _ in Service() }.inScope(.container)
+        let lazy = try container.resolve(Lazy<Service>.self)
+        weak var weakService: Service?
+        do { weakService = try lazy.value }
+        #expect(weakService != nil)
+        let kept = try container.resolve(Lazy<Service>.self, name: "reset")
+        let provider = try container.resolve(Provider<Service>.self, name: "reset")
+        let first = try kept.value
+        container.resetScopedInstances()
+        #expect(try kept.value === first)
+        #expect(try provider() !== first)
     }
 
     @Test("They hold their container weakly: no leak, and a clear error once it is gone")
@@ -201,6 +280,27 @@ struct ContainerLazyTests {
         }
         #expect(try await container.resolveAsync(Report.self).exporter.value.number == 5)
         #expect(try await container.resolveAsync(Provider<Service>.self)().number == 5)
+    }
+
+    @Test("verify() looks through Optional, Lazy and Provider, and fails a Lazy of an async service")
+    func verifyLooksThrough() throws {
+        let container = Container()
+        container.register(Service.self) { _ in Service() }
+        container.autoregister(Holder.self, initializer: Holder.init)
+        try container.verify()
+        container.register(Clock.self) { _ in
+            await Task.yield()
+            return Clock()
+        }
+        container.autoregister(AsyncHolder.self, initializer: AsyncHolder.init)
+        #expect {
+            try container.verify()
+        } throws: { error in
+            guard let report = error as? VerificationReport, report.problems.count == 1 else { return false }
+            let problem = report.problems[0]
+            return problem.kind == .needsAsyncResolve && problem.service == "Clock"
+                && problem.path.map(\.service) == ["AsyncHolder", "Lazy<Clock>"]
+        }
     }
 
     @Test("A registration with runtime arguments has no Lazy: not registered, with what is")

@@ -22,27 +22,62 @@ extension Provider: DeferredService {
 
 extension DeferredService {
     /// One resolving `Deferred` under `name` from `container`, made for a resolve whose path is
-    /// `path`. A dry run (``Container/verify()``) also checks that `Deferred` is registered.
+    /// `path`. A dry run (``Container/verify()``) also checks that a synchronous resolve of
+    /// `Deferred` can work, without resolving it.
     static func make(
         from container: Container,
         name: String?,
         isDryRun: Bool,
         path: @autoclosure () -> [ResolutionError.Step]
     ) throws(ResolutionError) -> Self {
-        if isDryRun,
-            container.retainedRegistration(for: ServiceKey(Deferred.self, name: name, arguments: Void.self)) == nil
-        {
+        if isDryRun, let problem = laterResolveProblem(from: container, name: name) {
+            let step = ResolutionError.Step(
+                service: ServiceDescription(Self.self, name: name, arguments: Void.self).description,
+                location: deferral
+            )
             throw ResolutionError(
-                kind: .notRegistered,
-                service: ServiceDescription(Deferred.self, name: name, arguments: Void.self).description,
-                path: path() + [
-                    ResolutionError.Step(
-                        service: ServiceDescription(Self.self, name: name, arguments: Void.self).description,
-                        location: deferral)
-                ],
-                availableRegistrations: container.registrations(of: ObjectIdentifier(Deferred.self))
+                kind: problem.kind,
+                service: problem.service,
+                path: path() + [step],
+                availableRegistrations: problem.kind == .notRegistered
+                    ? container.registrations(of: problem.serviceType) : []
             )
         }
         return Self(resolvingFrom: container, name: name)
+    }
+
+    /// Why its later resolves of `Deferred` would fail.
+    static func laterResolveProblem(from container: Container, name: String?) -> LaterResolveProblem? {
+        LaterResolveProblem.of(Deferred.self, name: name, from: container)
+    }
+}
+
+/// Why a later synchronous resolve of a service would fail, found without resolving it.
+struct LaterResolveProblem {
+    let kind: ResolutionError.Kind
+    /// The service, with its name.
+    let service: String
+    let serviceType: ObjectIdentifier
+
+    /// Why a synchronous resolve of `Service` under `name` from `container` would fail: it is not
+    /// registered, or only an async resolve can make it; looked for through `Optional`, ``Lazy``
+    /// and ``Provider`` as a resolve does. `nil` if it would not.
+    static func of<Service>(_: Service.Type, name: String?, from container: Container) -> LaterResolveProblem? {
+        let description = ServiceDescription(Service.self, name: name, arguments: Void.self).description
+        if let registration = container.retainedRegistration(
+            for: ServiceKey(Service.self, name: name, arguments: Void.self))
+        {
+            guard registration.needsAsyncResolve else { return nil }
+            return LaterResolveProblem(
+                kind: .needsAsyncResolve, service: description, serviceType: ObjectIdentifier(Service.self))
+        }
+        if let deferred = Service.self as? any DeferredService.Type {
+            return deferred.laterResolveProblem(from: container, name: name)
+        }
+        if let optional = Service.self as? any OptionalService.Type {
+            return optional.laterResolveProblem(from: container, name: name)
+        }
+        return LaterResolveProblem(
+            kind: .notRegistered, service: description, serviceType: ObjectIdentifier(Service.self))
     }
 }

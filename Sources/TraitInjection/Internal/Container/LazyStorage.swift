@@ -43,6 +43,11 @@ final class LazyStorage<Service>: Sendable {
             factory: FactoryBox<Service> { r in try r.resolve(Service.self, name: name) }
         )
         registration.scopeCode.store(ScopeKind.container.rawValue, ordering: .relaxed)
+        // A completion of its own, so that its claim is complete only once every completion of
+        // its resolve has run, the service's among them: a nested resolve on this thread that
+        // asks for it meanwhile gets a cycle error, as for the service itself, rather than a
+        // half-built instance.
+        registration.initCompleted { _, _ in }
     }
 
     deinit {
@@ -62,6 +67,11 @@ final class LazyStorage<Service>: Sendable {
     /// Resolves the instance, or waits for the thread resolving it.
     @usableFromInline
     func resolve() throws(ResolutionError) -> Service {
+        // Published by the cell after a first access inside another resolve, which has ended.
+        if let kept = registration.cell.strongInstance {
+            publish(kept)
+            return kept
+        }
         guard let container else {
             throw ResolutionError.containerReleased(Lazy<Service>.self, name: registration.description.name)
         }

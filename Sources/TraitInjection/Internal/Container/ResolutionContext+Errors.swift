@@ -97,9 +97,16 @@ protocol OptionalService {
         name: String?,
         arguments: repeat each Argument
     ) async throws(ResolutionError) -> Any
+
+    /// Why a later synchronous resolve of the wrapped service would fail.
+    static func laterResolveProblem(from container: Container, name: String?) -> LaterResolveProblem?
 }
 
 extension Optional: OptionalService {
+    static func laterResolveProblem(from container: Container, name: String?) -> LaterResolveProblem? {
+        LaterResolveProblem.of(Wrapped.self, name: name, from: container)
+    }
+
     static func resolveWrapped<each Argument>(
         with resolution: Resolution,
         name: String?,
