@@ -244,13 +244,13 @@ extension Container {
     public func verifyAsync() async throws(VerificationReport) {
         var problems: [ResolutionError] = []
         var skipped: [String] = []
-        let findings = LifetimeFindings()
+        let findings = DryRunFindings()
         for registration in visibleRegistrations() {
             guard !registration.takesArguments else {
                 skipped.append(registration.summary + VerificationReport.takesArguments)
                 continue
             }
-            let state = AsyncResolveState(isDryRun: true, lifetimeFindings: findings, tracer: currentTracer)
+            let state = AsyncResolveState(isDryRun: true, dryRunFindings: findings, tracer: currentTracer)
             do throws(ResolutionError) {
                 try await registration.resolve(
                     in: AsyncResolution(state: state, scope: state.rootScope, frame: nil, container: self))

@@ -114,7 +114,7 @@ extension ResolutionContext {
                     ? maximumDepth : (context.outer.map { $0.depthBase + $0.path.count } ?? 0)
                 // A resolve nested in `verify()` keeps nothing either.
                 context.isDryRun = context.outer?.isDryRun ?? false
-                context.lifetimeFindings = context.outer?.lifetimeFindings
+                context.dryRunFindings = context.outer?.dryRunFindings
                 context.tracer = context.outer?.tracer
                 context.traceDepthOffset = context.outer?.traceDepthOffset ?? 0
                 context.isObserved = context.isDryRun || context.tracer != nil
@@ -207,7 +207,7 @@ extension ResolutionContext {
         if !context.graph.isEmpty { context.graph.removeAll() }
         if !context.graphByArguments.isEmpty { context.graphByArguments.removeAll() }
         context.isDryRun = false
-        context.lifetimeFindings = nil
+        context.dryRunFindings = nil
         context.tracer = nil
         context.traceDepthOffset = 0
         context.isObserved = false

@@ -1,5 +1,5 @@
-import Synchronization
 // The *Container* article's samples, run in order, with checks of what their comments say.
+import Synchronization
 import TraitInjection
 
 // sample-begin
@@ -79,10 +79,18 @@ let anotherUpload = try screen.makeUpload()
 precondition(exporterAgain === exporter && exporter === singleton && anotherUpload !== upload)
 
 // sample-begin
+let graph = container.dependencyGraph()
+print(graph.mermaid)  // flowchart LR …
+let dot = graph.dot  // dot -Tpng graph.dot -o graph.png
+// sample-end
+
+precondition(graph.mermaid.hasPrefix("flowchart LR") && dot.hasPrefix("digraph Dependencies {"))
+
+// sample-begin
 container.resolutionTrace = { event in print(event) }
 _ = try container.resolve(Person.self)
-// Person [graph] new (main.swift:8)
-//   Animal [graph] new (main.swift:6)
+// Person [graph] new (main.swift:9)
+//   Animal [graph] new (main.swift:7)
 container.resolutionTrace = nil
 // sample-end
 
@@ -90,7 +98,7 @@ let traced = Mutex<[String]>([])
 container.resolutionTrace = { event in traced.withLock { $0.append(event.description) } }
 _ = try container.resolve(Person.self)
 container.resolutionTrace = nil
-precondition(traced.withLock { $0 } == ["Person [graph] new (main.swift:8)", "  Animal [graph] new (main.swift:6)"])
+precondition(traced.withLock { $0 } == ["Person [graph] new (main.swift:9)", "  Animal [graph] new (main.swift:7)"])
 
 // sample-begin
 Container.shared.register(RestaurantLister.self) { _ in RestaurantLister() }

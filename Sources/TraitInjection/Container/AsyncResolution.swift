@@ -90,7 +90,7 @@ public struct AsyncResolution: Sendable {
         }
         // Filed under the key of `Service` and the argument types.
         let registration = unsafeDowncast(found, to: Registration<Service>.self)
-        if let findings = state.lifetimeFindings {
+        if let findings = state.dryRunFindings {
             findings.check(
                 registration, key: key, from: container,
                 ancestors: sequence(first: frame, next: { $0?.outer }).lazy.compactMap { $0?.registration })

@@ -14,32 +14,45 @@ extension Container {
     ///
     /// - Throws: A ``VerificationReport`` listing every registration that cannot be resolved.
     public func verify() throws(VerificationReport) {
+        let run = dryRun()
+        let lifetimeProblems = run.findings.problems
+        guard run.problems.isEmpty, lifetimeProblems.isEmpty else {
+            throw VerificationReport(problems: run.problems, lifetimeProblems: lifetimeProblems, skipped: run.skipped)
+        }
+    }
+
+    /// What a synchronous dry run of every visible registration finds.
+    struct DryRun {
+        let registrations: [any AnyRegistration]
         var problems: [ResolutionError] = []
         var skipped: [String] = []
-        let findings = LifetimeFindings()
-        for registration in visibleRegistrations() {
+        let findings = DryRunFindings()
+    }
+
+    /// Resolves every registration visible from this container in a dry run: what
+    /// ``verify()`` and ``dependencyGraph()`` report.
+    func dryRun() -> DryRun {
+        var run = DryRun(registrations: visibleRegistrations())
+        for registration in run.registrations {
             if registration.takesArguments {
-                skipped.append(registration.summary + VerificationReport.takesArguments)
+                run.skipped.append(registration.summary + VerificationReport.takesArguments)
             } else if registration.needsAsyncResolve {
-                skipped.append(registration.summary + " (async: checked by `verifyAsync()`)")
+                run.skipped.append(registration.summary + " (async: checked by `verifyAsync()`)")
             } else if registration.isolation == .mainActor, !MainQueue.isCurrent {
-                skipped.append(
+                run.skipped.append(
                     registration.summary + " (main actor: verify on the main actor, or with `verifyAsync()`)")
             } else {
                 do {
                     try withTopLevelResolution(isDryRun: true) { context throws(ResolutionError) in
-                        context.lifetimeFindings = findings
+                        context.dryRunFindings = run.findings
                         try registration.resolve(in: context.resolution(from: self))
                     }
                 } catch {
-                    problems.append(error)
+                    run.problems.append(error)
                 }
             }
         }
-        let lifetimeProblems = findings.problems
-        guard problems.isEmpty, lifetimeProblems.isEmpty else {
-            throw VerificationReport(problems: problems, lifetimeProblems: lifetimeProblems, skipped: skipped)
-        }
+        return run
     }
 
     /// The registrations visible from this container: its own, then those of its parents that

@@ -208,7 +208,7 @@ extension AsyncResolution {
         let shares = state.sharesGraph
         let seed = shares ? state.graphInstances : [:]
         return try container.withTopLevelResolution(isDryRun: state.isDryRun) { context throws(ResolutionError) in
-            context.lifetimeFindings = state.lifetimeFindings
+            context.dryRunFindings = state.dryRunFindings
             if let tracer = state.tracer {
                 context.tracer = tracer
                 context.traceDepthOffset = frame?.depth ?? 0

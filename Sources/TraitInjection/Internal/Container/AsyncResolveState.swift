@@ -68,15 +68,15 @@ final class AsyncResolveState: Sendable {
     let rootScope = AsyncScope()
 
     /// For a dry run: where the lifetime problems it finds go.
-    let lifetimeFindings: LifetimeFindings?
+    let dryRunFindings: DryRunFindings?
 
     /// Where its resolves are traced, if they are.
     let tracer: ResolutionTracer?
 
-    init(isDryRun: Bool = false, lifetimeFindings: LifetimeFindings? = nil, tracer: ResolutionTracer? = nil) {
+    init(isDryRun: Bool = false, dryRunFindings: DryRunFindings? = nil, tracer: ResolutionTracer? = nil) {
         number = Self.numbers.wrappingAdd(1, ordering: .relaxed).newValue
         self.isDryRun = isDryRun
-        self.lifetimeFindings = lifetimeFindings
+        self.dryRunFindings = dryRunFindings
         self.tracer = tracer
         startingTask = Self.currentTask
     }

@@ -53,7 +53,7 @@ final class ResolutionContext {
     @usableFromInline @exclusivity(unchecked) var isInUse = false
     @usableFromInline @exclusivity(unchecked) var isDryRun = false
     /// For a dry run of ``Container/verify()``: where the lifetime problems it finds go.
-    var lifetimeFindings: LifetimeFindings?
+    var dryRunFindings: DryRunFindings?
     /// Where the resolves of this context are traced, if they are.
     var tracer: ResolutionTracer?
     /// The depth in the trace of the async resolve this synchronous one runs in.
@@ -239,7 +239,7 @@ final class ResolutionContext {
         from container: Container,
         arguments: repeat each Argument
     ) throws(ResolutionError) -> Service {
-        lifetimeFindings?.check(
+        dryRunFindings?.check(
             registration, key: key, from: container, ancestors: path.frames.reversed().lazy.map(\.registration))
         guard let tracer else { return try resolve(registration, from: container, arguments: repeat each arguments) }
         let depth = traceDepthOffset + depthBase + path.count

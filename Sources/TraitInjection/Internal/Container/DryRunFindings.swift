@@ -1,11 +1,27 @@
 import Synchronization
 
-/// The lifetime problems a dry run (``Container/verify()``) finds, one of each; from any task of
-/// an async one.
-final class LifetimeFindings: Sendable {
-    private let found = Mutex<[LifetimeProblem]>([])
+/// What a dry run (``Container/verify()``, ``Container/dependencyGraph()``) finds besides its
+/// errors: each dependency of one registration on another, and the lifetime problems, one of
+/// each; from any task of an async one.
+final class DryRunFindings: Sendable {
+    /// A registration that depends on another.
+    struct Edge {
+        let dependent: any AnyRegistration
+        let dependency: any AnyRegistration
+    }
 
-    var problems: [LifetimeProblem] { found.withLock { $0 } }
+    private struct Found {
+        var problems: [LifetimeProblem] = []
+        var edges: [Edge] = []
+        var edgeKeys: Set<[ObjectIdentifier]> = []
+    }
+
+    private let found = Mutex(Found())
+
+    var problems: [LifetimeProblem] { found.withLock { $0.problems } }
+
+    /// The dependencies found, in the order they were first found.
+    var edges: [Edge] { found.withLock { $0.edges } }
 
     /// Checks the dependency of the resolve running in `ancestors` (innermost first) on
     /// `dependency`, which the dry run found under `key` looking up from `lookup`.
@@ -18,6 +34,14 @@ final class LifetimeFindings: Sendable {
         from lookup: Container,
         ancestors: some Sequence<any AnyRegistration>
     ) {
+        if let dependent = ancestors.first(where: { _ in true }) {
+            let key = [ObjectIdentifier(dependent), ObjectIdentifier(dependency)]
+            found.withLock { found in
+                if found.edgeKeys.insert(key).inserted {
+                    found.edges.append(Edge(dependent: dependent, dependency: dependency))
+                }
+            }
+        }
         guard let holder = ancestors.first(where: { $0.scope.keepsInstance }) else { return }
         if holder.scope == .container, dependency.scope == .weak {
             add(.singletonKeepsWeak, holder, dependency)
@@ -38,7 +62,7 @@ final class LifetimeFindings: Sendable {
     private func add(_ rule: LifetimeProblem.Rule, _ holder: any AnyRegistration, _ dependency: any AnyRegistration) {
         let problem = LifetimeProblem(rule: rule, holder: holder.step, dependency: dependency.step)
         found.withLock { found in
-            if !found.contains(problem) { found.append(problem) }
+            if !found.problems.contains(problem) { found.problems.append(problem) }
         }
     }
 }
