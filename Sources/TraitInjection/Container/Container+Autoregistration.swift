@@ -32,4 +32,97 @@ extension Container {
             try initializer(repeat try r.resolve((each Parameter).self))
         }
     }
+
+    // The same for one to six parameters, without a parameter pack: Swift does not specialise the
+    // resolves inside a pack expansion, so each would run as unspecialised generic code (2.4× a
+    // hand-written factory on the 4-object graph; Benchmarks/README.md). The overloads resolve
+    // each parameter with its type known at the call site, as a hand-written factory does.
+    // Hidden from the documentation: to a caller they are the function above.
+
+    // Arity 1, specialised.
+    @inlinable @discardableResult @_documentation(visibility: internal)
+    public func autoregister<Service, P1>(
+        _ service: Service.Type = Service.self,
+        name: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        initializer: @escaping @Sendable (P1) throws -> Service
+    ) -> Registration<Service> {
+        register(service, name: name, file: file, line: line) { r in try initializer(try r.resolve(P1.self)) }
+    }
+
+    // Arity 2, specialised.
+    @inlinable @discardableResult @_documentation(visibility: internal)
+    public func autoregister<Service, P1, P2>(
+        _ service: Service.Type = Service.self,
+        name: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        initializer: @escaping @Sendable (P1, P2) throws -> Service
+    ) -> Registration<Service> {
+        register(service, name: name, file: file, line: line) { r in
+            try initializer(try r.resolve(P1.self), try r.resolve(P2.self))
+        }
+    }
+
+    // Arity 3, specialised.
+    @inlinable @discardableResult @_documentation(visibility: internal)
+    public func autoregister<Service, P1, P2, P3>(
+        _ service: Service.Type = Service.self,
+        name: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        initializer: @escaping @Sendable (P1, P2, P3) throws -> Service
+    ) -> Registration<Service> {
+        register(service, name: name, file: file, line: line) { r in
+            try initializer(try r.resolve(P1.self), try r.resolve(P2.self), try r.resolve(P3.self))
+        }
+    }
+
+    // Arity 4, specialised.
+    @inlinable @discardableResult @_documentation(visibility: internal)
+    public func autoregister<Service, P1, P2, P3, P4>(
+        _ service: Service.Type = Service.self,
+        name: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        initializer: @escaping @Sendable (P1, P2, P3, P4) throws -> Service
+    ) -> Registration<Service> {
+        register(service, name: name, file: file, line: line) { r in
+            try initializer(
+                try r.resolve(P1.self), try r.resolve(P2.self), try r.resolve(P3.self), try r.resolve(P4.self))
+        }
+    }
+
+    // Arity 5, specialised.
+    @inlinable @discardableResult @_documentation(visibility: internal)
+    public func autoregister<Service, P1, P2, P3, P4, P5>(
+        _ service: Service.Type = Service.self,
+        name: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        initializer: @escaping @Sendable (P1, P2, P3, P4, P5) throws -> Service
+    ) -> Registration<Service> {
+        register(service, name: name, file: file, line: line) { r in
+            try initializer(
+                try r.resolve(P1.self), try r.resolve(P2.self), try r.resolve(P3.self), try r.resolve(P4.self),
+                try r.resolve(P5.self))
+        }
+    }
+
+    // Arity 6, specialised.
+    @inlinable @discardableResult @_documentation(visibility: internal)
+    public func autoregister<Service, P1, P2, P3, P4, P5, P6>(
+        _ service: Service.Type = Service.self,
+        name: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        initializer: @escaping @Sendable (P1, P2, P3, P4, P5, P6) throws -> Service
+    ) -> Registration<Service> {
+        register(service, name: name, file: file, line: line) { r in
+            try initializer(
+                try r.resolve(P1.self), try r.resolve(P2.self), try r.resolve(P3.self), try r.resolve(P4.self),
+                try r.resolve(P5.self), try r.resolve(P6.self))
+        }
+    }
 }
