@@ -70,7 +70,14 @@ public struct AsyncResolution: Sendable {
         }
         defer { state.leave() }
         let key = ServiceKey(Service.self, name: name, arguments: (repeat each Argument).self)
-        guard let found = container.retainedRegistration(for: key) else {
+        let ancestors = sequence(first: frame, next: { $0?.outer }).lazy.compactMap { $0?.registration }
+        var lookup = container
+        var found = container.retainedRegistration(for: key)
+        if found == nil, let findings = state.dryRunFindings {
+            found = findings.childOnly(key, from: container, ancestors: ancestors)
+            lookup = findings.container
+        }
+        guard let found else {
             if let optional = Service.self as? any OptionalService.Type {
                 let wrapped = try await optional.resolveWrapped(in: self, name: name, arguments: repeat each arguments)
                 return wrapped as! Service
@@ -90,18 +97,14 @@ public struct AsyncResolution: Sendable {
         }
         // Filed under the key of `Service` and the argument types.
         let registration = unsafeDowncast(found, to: Registration<Service>.self)
-        if let findings = state.dryRunFindings {
-            findings.check(
-                registration, key: key, from: container,
-                ancestors: sequence(first: frame, next: { $0?.outer }).lazy.compactMap { $0?.registration })
-        }
+        state.dryRunFindings?.check(registration, ancestors: ancestors)
         guard let tracer = state.tracer else {
-            return try await resolve(registration, from: container, arguments: repeat each arguments)
+            return try await resolve(registration, from: lookup, arguments: repeat each arguments)
         }
         let depth = frame?.depth ?? 0
-        tracer.record(registration, depth: depth, isCached(registration, from: container) ? .cached : .created)
+        tracer.record(registration, depth: depth, isCached(registration, from: lookup) ? .cached : .created)
         do {
-            return try await resolve(registration, from: container, arguments: repeat each arguments)
+            return try await resolve(registration, from: lookup, arguments: repeat each arguments)
         } catch {
             tracer.record(registration, depth: depth, .failed(error.kind))
             throw error

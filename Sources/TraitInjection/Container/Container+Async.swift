@@ -248,7 +248,7 @@ extension Container {
     public func verifyAsync() async throws(VerificationReport) {
         var problems: [ResolutionError] = []
         var skipped: [String] = []
-        let findings = DryRunFindings()
+        let findings = DryRunFindings(checking: self)
         for registration in visibleRegistrations() {
             guard !registration.takesArguments else {
                 skipped.append(registration.summary + VerificationReport.takesArguments)

@@ -15,18 +15,24 @@ extension Container {
     /// It covers the resolves started on this container, through ``resolve(_:name:arguments:)``,
     /// ``resolveAsync(_:name:arguments:)``, ``verify()`` and the property wrappers, with everything
     /// they resolve, also from parent containers. A child container has a trace of its own. The
-    /// closure is called on the resolving thread, with no lock held; it must not resolve from
-    /// this container itself.
+    /// closure is called on the resolving thread, with no lock held; the resolves it makes
+    /// itself, from any container, are not traced.
     ///
     /// Setting the `TRAITINJECTION_TRACE` environment variable (to anything but `0`) prints the
     /// trace of every container without one of its own to standard error. When neither is set,
-    /// a resolve pays for one relaxed atomic load.
+    /// a resolve pays for one relaxed atomic load and one branch.
     public var resolutionTrace: (@Sendable (ResolutionTraceEvent) -> Void)? {
         get { tracer.withLock { $0?.emit } }
         set {
             let tracer = newValue.map(ResolutionTracer.init)
-            self.tracer.withLock { $0 = tracer }
-            isTracing.store(tracer != nil || ResolutionTracer.environment != nil, ordering: .relaxed)
+            // The flag under the lock too, so that two setters leave it matching the last tracer.
+            let replaced = self.tracer.withLock { current in
+                defer { current = tracer }
+                isTracing.store(tracer != nil || ResolutionTracer.environment != nil, ordering: .relaxed)
+                return current
+            }
+            // The old closure, and what it captured, go here, with no lock held.
+            withExtendedLifetime(replaced) {}
         }
     }
 

@@ -3,8 +3,9 @@ extension Container {
     /// problem at once: missing registrations, cycles, throwing factories, and kept instances
     /// that keep shorter-lived ones (``LifetimeProblem``).
     ///
-    /// Factories do run (so side effects happen), but container- and weak-scoped instances made by
-    /// the dry run are not kept. Registrations that take arguments are listed as skipped.
+    /// Factories do run (so side effects happen), also those of ``Scope/container`` and
+    /// ``Scope/weak`` instances already kept, as on a new container; what the dry run makes is not
+    /// kept, and what is kept stays. Registrations that take arguments are listed as skipped.
     ///
     /// ```swift
     /// @Test func graphIsComplete() throws {
@@ -26,13 +27,13 @@ extension Container {
         let registrations: [any AnyRegistration]
         var problems: [ResolutionError] = []
         var skipped: [String] = []
-        let findings = DryRunFindings()
+        let findings: DryRunFindings
     }
 
     /// Resolves every registration visible from this container in a dry run: what
     /// ``verify()`` and ``dependencyGraph()`` report.
     func dryRun() -> DryRun {
-        var run = DryRun(registrations: visibleRegistrations())
+        var run = DryRun(registrations: visibleRegistrations(), findings: DryRunFindings(checking: self))
         for registration in run.registrations {
             if registration.takesArguments {
                 run.skipped.append(registration.summary + VerificationReport.takesArguments)

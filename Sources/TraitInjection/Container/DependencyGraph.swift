@@ -122,9 +122,12 @@ public struct DependencyGraph: Sendable {
         text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"")
     }
 
-    /// Quotes and angle brackets as Mermaid entities, for a quoted label.
+    /// `#`, quotes and angle brackets as Mermaid entities, and line breaks as spaces, for a quoted
+    /// label.
     static func mermaidEscaped(_ text: String) -> String {
-        text.replacing("\"", with: "#quot;").replacing("<", with: "#lt;").replacing(">", with: "#gt;")
+        text.replacing("#", with: "#35;").replacing("\"", with: "#quot;").replacing("<", with: "#lt;")
+            .replacing(">", with: "#gt;").replacing("\r\n", with: " ").replacing("\n", with: " ")
+            .replacing("\r", with: " ").replacing("\t", with: " ")
     }
 }
 

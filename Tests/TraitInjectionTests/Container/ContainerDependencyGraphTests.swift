@@ -146,4 +146,13 @@ struct ContainerDependencyGraphTests {
         #expect(graph.problems.isEmpty && graph.lifetimeEdges.isEmpty)
         #expect(!graph.mermaid.contains("classDef"))
     }
+
+    @Test("Mermaid labels escape #, and a line break in a name does not break the line")
+    func mermaidEscapes() {
+        let container = Container()
+        container.register(Engine.self, name: "#quot; and\nnext") { _ in Engine() }
+        let text = container.dependencyGraph().mermaid
+        #expect(text.contains("Engine (name: #quot;#35;quot; and next#quot;)"))
+        #expect(text.split(separator: "\n").count == 2)
+    }
 }

@@ -157,4 +157,50 @@ struct ContainerLifetimeTests {
             #expect(error.lifetimeProblems.map(\.rule) == [.singletonKeepsWeak])
         }
     }
+
+    @Test("Found after the app has resolved the singleton too: a dry run makes every instance")
+    func afterResolve() throws {
+        let container = Container()
+        container.register(Session.self) { _ in Session() }.inScope(.weak)
+        container.register(Cache.self) { r in Cache(session: try r.resolve(Session.self)) }.inScope(.container)
+        let cache = try container.resolve(Cache.self)
+        #expect(lifetimeProblems(container).map(\.rule) == [.singletonKeepsWeak])
+        #expect(container.dependencyGraph().edges.count == 1)
+        // And the kept instance is still the one the app got.
+        #expect(try container.resolve(Cache.self) === cache)
+    }
+
+    @Test("Through a nested top-level resolve (a factory resolving from the container itself)")
+    func nestedTopLevel() {
+        let container = Container()
+        container.register(Session.self) { _ in Session() }.inScope(.weak)
+        container.register(Cache.self) { [unowned container] _ in Cache(session: try container.resolve(Session.self)) }
+            .inScope(.container)
+        #expect(lifetimeProblems(container).map(\.rule) == [.singletonKeepsWeak])
+        #expect(container.dependencyGraph().edges.count == 1)
+    }
+
+    @Test("A child overriding what a parent's singleton needs: the parent's registration is checked")
+    func childOverride() {
+        // The parent's singleton keeps the parent's .weak session, whatever the child registers.
+        let parent = Container()
+        parent.register(Session.self) { _ in Session() }.inScope(.weak)
+        parent.register(Cache.self) { r in Cache(session: try r.resolve(Session.self)) }.inScope(.container)
+        let child = Container(parent: parent)
+        child.register(Session.self) { _ in Session() }.inScope(.container)
+        let problems = lifetimeProblems(child)
+        #expect(problems.map(\.rule) == [.singletonKeepsWeak])
+        #expect(
+            problems.first.map { $0.dependency.location }
+                == parent.localRegistrations.first { $0.hasPrefix("Session") }.map {
+                    String($0.split(separator: " at ").last!)
+                })
+        // And the other way round: no problem where the parent's own registration fits.
+        let parent2 = Container()
+        parent2.register(Session.self) { _ in Session() }.inScope(.container)
+        parent2.register(Cache.self) { r in Cache(session: try r.resolve(Session.self)) }.inScope(.container)
+        let child2 = Container(parent: parent2)
+        child2.register(Session.self) { _ in Session() }.inScope(.weak)
+        #expect(lifetimeProblems(child2).isEmpty)
+    }
 }

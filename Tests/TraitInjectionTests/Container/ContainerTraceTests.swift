@@ -139,4 +139,63 @@ struct ContainerTraceTests {
         let lines = recorder.take()
         #expect(lines.contains("0 Car graph new") && lines.contains("1 Engine container new"))
     }
+
+    /// Resolves from another container when released.
+    final class Resolving: Sendable {
+        let other: Container
+        init(other: Container) { self.other = other }
+        deinit { _ = try? other.resolve(Engine.self) }
+    }
+
+    @Test("A trace closure that resolves, from this container or another, is not traced in turn")
+    func closureResolves() throws {
+        let recorder = Recorder()
+        let container = carContainer(tracedBy: recorder)
+        let other = Container()
+        other.register(Engine.self) { _ in Engine() }
+        container.resolutionTrace = { [unowned container] event in
+            recorder.record(event)
+            _ = try? other.resolve(Engine.self)
+            _ = try? container.resolve(Engine.self)
+        }
+        _ = try container.resolve(Car.self)
+        #expect(recorder.take().count == 4)
+    }
+
+    @Test("A singleton made earlier in the same resolve is traced as cached")
+    func claimedEarlierIsCached() throws {
+        let recorder = Recorder()
+        let container = Container()
+        container.register(Engine.self) { _ in Engine() }.inScope(.container)
+        container.register(Car.self) { r in
+            Car(wheels: [], engine: try r.resolve(Engine.self)).withSecond(try r.resolve(Engine.self))
+        }
+        container.resolutionTrace = { recorder.record($0) }
+        _ = try container.resolve(Car.self)
+        #expect(recorder.take() == ["0 Car graph new", "1 Engine container new", "1 Engine container cached"])
+    }
+
+    @Test("A resolve started by a deinit after a traced resolve ends is not traced into it")
+    func deinitAfterTrace() throws {
+        let recorder = Recorder()
+        let other = Container()
+        other.register(Engine.self) { _ in Engine() }
+        let container = Container()
+        container.register(Resolving.self) { _ in Resolving(other: other) }
+        container.register(Wheel.self) { r in
+            _ = try r.resolve(Resolving.self)
+            return Wheel()
+        }
+        container.resolutionTrace = { recorder.record($0) }
+        _ = try container.resolve(Wheel.self)
+        #expect(recorder.take() == ["0 Wheel graph new", "1 Resolving graph new"])
+    }
+}
+
+extension ContainerTraceTests.Car {
+    /// The car, after checking `engine` is its own.
+    func withSecond(_ engine: ContainerTraceTests.Engine) -> Self {
+        precondition(engine === self.engine)
+        return self
+    }
 }

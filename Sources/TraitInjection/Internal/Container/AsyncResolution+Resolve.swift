@@ -41,7 +41,7 @@ extension AsyncResolution {
             state.siblings.begin(registration)
         }
         // A kept instance is built from the registrations of the container that keeps it.
-        let lookup = isCreator ? registration.owner : container
+        let lookup = scope.keepsInstance ? registration.owner : container
         let handle = AsyncResolution(
             state: state,
             scope: self.scope,

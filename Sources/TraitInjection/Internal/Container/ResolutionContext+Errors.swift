@@ -76,6 +76,17 @@ extension ResolutionContext {
             )
             return wrapped as! Service
         }
+        if isDryRun, let findings = dryRunFindings,
+            let provided = findings.childOnly(
+                ServiceKey(Service.self, name: name, arguments: (repeat each Argument).self), from: container,
+                ancestors: chainFrames())
+        {
+            // Reported as a lifetime problem; the dry run goes on with the child's registration.
+            findings.check(provided, ancestors: chainFrames())
+            return try resolve(
+                unsafeDowncast(provided, to: Registration<Service>.self), from: findings.container,
+                arguments: repeat each arguments)
+        }
         if (repeat each Argument).self == Void.self, let deferred = Service.self as? any DeferredService.Type {
             return try deferred.make(from: container, name: name, isDryRun: isDryRun, path: path.steps()) as! Service
         }

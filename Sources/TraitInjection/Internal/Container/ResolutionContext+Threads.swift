@@ -93,7 +93,8 @@ extension ResolutionContext {
                 // A resolve nested in `verify()` keeps nothing either.
                 context.isDryRun = context.outer?.isDryRun ?? false
                 context.dryRunFindings = context.outer?.dryRunFindings
-                context.tracer = context.outer?.tracer
+                context.isEmittingTrace = context.outer?.isEmittingTrace ?? false
+                context.tracer = context.isEmittingTrace ? nil : context.outer?.tracer
                 context.traceDepthOffset = context.outer?.traceDepthOffset ?? 0
                 context.isObserved = context.isDryRun || context.tracer != nil
                 context.begin()
@@ -175,6 +176,13 @@ extension ResolutionContext {
     /// that a `deinit` that resolves again gets a nested context rather than this one.
     @usableFromInline
     static func releaseKeeping(_ context: ResolutionContext) {
+        // First: a resolve that a `deinit` below starts is neither a dry run nor traced.
+        context.isDryRun = false
+        context.dryRunFindings = nil
+        context.tracer = nil
+        context.traceDepthOffset = 0
+        context.isEmittingTrace = false
+        context.isObserved = false
         // Kept instances claimed by resolves that a `deinit` started while this one finished or
         // failed: those resolves succeeded. Published before anything else is dropped, so that a
         // `deinit` below that wants one finds it rather than waiting for this thread.
@@ -190,11 +198,6 @@ extension ResolutionContext {
         if !context.pending.isEmpty { context.pending.removeAll() }
         if !context.graph.isEmpty { context.graph.removeAll() }
         if !context.graphByArguments.isEmpty { context.graphByArguments.removeAll() }
-        context.isDryRun = false
-        context.dryRunFindings = nil
-        context.tracer = nil
-        context.traceDepthOffset = 0
-        context.isObserved = false
         guard !context.isRoot else {
             // Kept instances claimed by resolves that the instances dropped above started in
             // their `deinit`: those resolves succeeded.

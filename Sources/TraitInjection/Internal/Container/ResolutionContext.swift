@@ -58,6 +58,8 @@ final class ResolutionContext {
     var tracer: ResolutionTracer?
     /// The depth in the trace of the async resolve this synchronous one runs in.
     var traceDepthOffset = 0
+    /// Whether a trace closure runs in this context, or in one it is nested in.
+    var isEmittingTrace = false
     /// Whether a resolve takes the observed path (`resolveObserved`): in a dry run, or traced.
     @usableFromInline @exclusivity(unchecked) var isObserved = false
     var isDraining = false
@@ -168,11 +170,13 @@ final class ResolutionContext {
         // Not retained: the caller of the top-level resolve, or the child it was called on, holds it.
         unowned(unsafe) var lookup = container
         var claimedEpoch: UInt64?
-        if scope.keepsInstance, !isDryRun {
-            switch try claim(registration) {
-            case .instance(let instance): return instance
-            case .create(let epoch): claimedEpoch = epoch
-            case .createUnkept, .ownClaim: break
+        if scope.keepsInstance {
+            if !isDryRun {
+                switch try claim(registration) {
+                case .instance(let instance): return instance
+                case .create(let epoch): claimedEpoch = epoch
+                case .createUnkept, .ownClaim: break
+                }
             }
             // A kept instance is built from the registrations of the container that keeps it.
             lookup = registration.owner
@@ -239,24 +243,53 @@ final class ResolutionContext {
         from container: Container,
         arguments: repeat each Argument
     ) throws(ResolutionError) -> Service {
-        dryRunFindings?.check(
-            registration, key: key, from: container, ancestors: path.frames.reversed().lazy.map(\.registration))
+        dryRunFindings?.check(registration, ancestors: chainFrames())
         guard let tracer else { return try resolve(registration, from: container, arguments: repeat each arguments) }
         let depth = traceDepthOffset + depthBase + path.count
         let argumentKey = registration.takesArguments ? ArgumentKey(registration, repeat each arguments) : nil
-        let isCached = cachedInstance(of: registration, from: container, argumentKey: argumentKey) != nil
-        tracer.record(registration, depth: depth, isCached ? .cached : .created)
+        let isCached =
+            cachedInstance(of: registration, from: container, argumentKey: argumentKey) != nil
+            || (registration.scope.keepsInstance
+                && root.claims.contains { ($0 as? Claimed<Service>)?.registration === registration })
+        emit(registration, depth: depth, isCached ? .cached : .created, to: tracer)
         do {
             return try resolve(registration, from: container, arguments: repeat each arguments)
         } catch {
-            tracer.record(registration, depth: depth, .failed(error.kind))
+            emit(registration, depth: depth, .failed(error.kind), to: tracer)
             throw error
         }
     }
 
-    /// Starts tracing this top-level resolve into `container`'s tracer.
+    /// Hands a trace event to `tracer`. The resolves its closure makes are not traced, into this
+    /// tracer or any other: they would be reported to it in turn, without end.
+    private func emit(
+        _ registration: any AnyRegistration,
+        depth: Int,
+        _ outcome: ResolutionTraceEvent.Outcome,
+        to tracer: ResolutionTracer
+    ) {
+        isEmittingTrace = true
+        defer { isEmittingTrace = false }
+        tracer.record(registration, depth: depth, outcome)
+    }
+
+    /// The registrations being created on this thread's chain, innermost first: what keeps the
+    /// instance a resolve makes, through nested top-level resolves too.
+    func chainFrames() -> [any AnyRegistration] {
+        var frames: [any AnyRegistration] = []
+        var context: ResolutionContext? = self
+        while let current = context {
+            frames += current.path.frames.reversed().map(\.registration)
+            context = current.outer
+        }
+        return frames
+    }
+
+    /// Starts tracing this top-level resolve into `container`'s tracer, unless it runs inside a
+    /// trace closure.
     @usableFromInline
     func startTrace(from container: Container) {
+        guard !isEmittingTrace else { return }
         tracer = container.currentTracer
         isObserved = isDryRun || tracer != nil
     }
@@ -280,9 +313,10 @@ final class ResolutionContext {
                 registration: ObjectIdentifier(registration), container: ObjectIdentifier(container))
             return graph.instance(for: identity, as: Service.self)
         case .container:
-            return registration.cell.strongInstance
+            // A dry run makes every instance, as on a new container, to check what it needs.
+            return isDryRun ? nil : registration.cell.strongInstance
         case .weak:
-            return registration.cell.instance
+            return isDryRun ? nil : registration.cell.instance
         case .transient:
             return nil
         }
