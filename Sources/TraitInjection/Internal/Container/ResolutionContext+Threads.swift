@@ -64,6 +64,12 @@ extension ResolutionContext {
     /// This thread's first resolve: it gets a context of its own.
     @usableFromInline
     static func acquireFirst(_ slot: ThreadContexts) -> Unmanaged<ResolutionContext> {
+        // The task-locals a helper thread takes over are made on first use, which instantiates
+        // their metadata: deep in the runtime, too deep for a stack already nearly used up (under
+        // AddressSanitizer), which is when `callOnLargerStack` reads them. Made here, at the start
+        // of this thread's first resolve.
+        _ = InjectorOverrides.$current
+        _ = Container.$taskShared
         let context = take()
         context._withUnsafeGuaranteedRef { context in
             context.root = context
