@@ -75,10 +75,12 @@ extension Container {
             _ container: Container,
             _ name: String?,
             _ isDryRun: Bool,
+            _ findings: DryRunFindings?,
             _ arguments: repeat each Argument
         ) async throws(ResolutionError) -> Service {
             try await Container.resolveOnMainActor(
-                container, Service.self, name: name, isDryRun: isDryRun, arguments: repeat each arguments)
+                container, Service.self, name: name, isDryRun: isDryRun, findings: findings,
+                arguments: repeat each arguments)
         }
         return add(
             FactoryBox(onMainActor), of: Service.self, name: name, arguments: (repeat each Argument).self, file, line,
@@ -93,11 +95,13 @@ extension Container {
         _ service: Service.Type,
         name: String?,
         isDryRun: Bool,
+        findings: DryRunFindings?,
         arguments: repeat each Argument
     ) throws(ResolutionError) -> Service {
         guard isDryRun else { return try container.resolve(service, name: name, arguments: repeat each arguments) }
         return try container.withTopLevelResolution(isDryRun: true) { context throws(ResolutionError) in
-            try context.resolve(service, name: name, from: container, arguments: repeat each arguments)
+            context.dryRunFindings = findings
+            return try context.resolve(service, name: name, from: container, arguments: repeat each arguments)
         }
     }
 

@@ -203,4 +203,18 @@ struct ContainerLifetimeTests {
         child2.register(Session.self) { _ in Session() }.inScope(.weak)
         #expect(lifetimeProblems(child2).isEmpty)
     }
+
+    @Test("verifyAsync() checks a main-actor registration's dependencies, after its hop")
+    func mainActorRules() async {
+        let container = Container()
+        container.register(Session.self) { _ in Session() }.inScope(.weak)
+        container.register(Cache.self) { @MainActor r in Cache(session: try r.resolve(Session.self)) }
+            .inScope(.container)
+        do {
+            try await container.verifyAsync()
+            Issue.record("verifyAsync() passed")
+        } catch {
+            #expect(error.lifetimeProblems.map(\.rule) == [.singletonKeepsWeak])
+        }
+    }
 }

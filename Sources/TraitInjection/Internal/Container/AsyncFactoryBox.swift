@@ -13,13 +13,16 @@ final class AsyncFactoryBox<Service, each Argument>: Sendable {
 /// which crossing to the main actor and back needs.
 final class MainActorHop<Service, each Argument>: Sendable {
     /// Resolves the registration of `Service` under the name from the container, on the main
-    /// actor, as a synchronous top-level resolve (a dry run if asked).
-    let resolve: @Sendable (Container, String?, Bool, repeat each Argument) async throws(ResolutionError) -> Service
+    /// actor, as a synchronous top-level resolve (a dry run if asked, whose findings go to the
+    /// ``DryRunFindings`` given).
+    let resolve:
+        @Sendable (Container, String?, Bool, DryRunFindings?, repeat each Argument) async throws(ResolutionError) ->
+            Service
 
     init(
         resolve:
-            @escaping @Sendable (Container, String?, Bool, repeat each Argument) async throws(ResolutionError) ->
-            Service
+            @escaping @Sendable (Container, String?, Bool, DryRunFindings?, repeat each Argument)
+            async throws(ResolutionError) -> Service
     ) {
         self.resolve = resolve
     }

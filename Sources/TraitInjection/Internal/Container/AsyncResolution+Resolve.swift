@@ -189,7 +189,9 @@ extension AsyncResolution {
                 }
             }
             let instance = try await unsafeDowncast(hop, to: MainActorHop<Service, repeat each Argument>.self)
-                .resolve(container, registration.description.name, state.isDryRun, repeat each arguments)
+                .resolve(
+                    container, registration.description.name, state.isDryRun, state.dryRunFindings,
+                    repeat each arguments)
             // Made by a resolve on the main actor, whose graph is its own: this one is kept.
             if let graphKey { state.keepGraphInstance(instance, for: graphKey, owners: [registration, container]) }
             return instance
