@@ -76,13 +76,13 @@ extension ResolutionContext {
             )
             return wrapped as! Service
         }
-        if isDryRun, let findings = dryRunFindings,
+        if let findings = dryRunFindings, case let ancestors = chainFrames(),
             let provided = findings.childOnly(
                 ServiceKey(Service.self, name: name, arguments: (repeat each Argument).self), from: container,
-                ancestors: chainFrames())
+                ancestors: ancestors)
         {
             // Reported as a lifetime problem; the dry run goes on with the child's registration.
-            findings.check(provided, ancestors: chainFrames())
+            findings.check(provided, ancestors: ancestors)
             return try resolve(
                 unsafeDowncast(provided, to: Registration<Service>.self), from: findings.container,
                 arguments: repeat each arguments)

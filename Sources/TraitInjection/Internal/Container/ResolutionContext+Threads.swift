@@ -64,12 +64,13 @@ extension ResolutionContext {
     /// This thread's first resolve: it gets a context of its own.
     @usableFromInline
     static func acquireFirst(_ slot: ThreadContexts) -> Unmanaged<ResolutionContext> {
-        // The task-locals a helper thread takes over are made on first use, which instantiates
-        // their metadata: deep in the runtime, too deep for a stack already nearly used up (under
-        // AddressSanitizer), which is when `callOnLargerStack` reads them. Made here, at the start
-        // of this thread's first resolve.
+        // The task-locals a resolve may read deep in a chain (those a helper thread takes over in
+        // `callOnLargerStack`, and the tracer's) are made on first use, which instantiates their
+        // metadata: deep in the runtime, too deep for a stack already nearly used up (under
+        // AddressSanitizer). Made here, at the start of this thread's first resolve.
         _ = InjectorOverrides.$current
         _ = Container.$taskShared
+        _ = ResolutionTracer.$isEmitting
         let context = take()
         context._withUnsafeGuaranteedRef { context in
             context.root = context
@@ -99,8 +100,7 @@ extension ResolutionContext {
                 // A resolve nested in `verify()` keeps nothing either.
                 context.isDryRun = context.outer?.isDryRun ?? false
                 context.dryRunFindings = context.outer?.dryRunFindings
-                context.isEmittingTrace = context.outer?.isEmittingTrace ?? false
-                context.tracer = context.isEmittingTrace ? nil : context.outer?.tracer
+                context.tracer = context.outer?.tracer
                 context.traceDepthOffset = context.outer?.traceDepthOffset ?? 0
                 context.isObserved = context.isDryRun || context.tracer != nil
                 context.begin()
@@ -187,7 +187,6 @@ extension ResolutionContext {
         context.dryRunFindings = nil
         context.tracer = nil
         context.traceDepthOffset = 0
-        context.isEmittingTrace = false
         context.isObserved = false
         // Kept instances claimed by resolves that a `deinit` started while this one finished or
         // failed: those resolves succeeded. Published before anything else is dropped, so that a

@@ -58,8 +58,6 @@ final class ResolutionContext {
     var tracer: ResolutionTracer?
     /// The depth in the trace of the async resolve this synchronous one runs in.
     var traceDepthOffset = 0
-    /// Whether a trace closure runs in this context, or in one it is nested in.
-    var isEmittingTrace = false
     /// Whether a resolve takes the observed path (`resolveObserved`): in a dry run, or traced.
     @usableFromInline @exclusivity(unchecked) var isObserved = false
     var isDraining = false
@@ -251,26 +249,13 @@ final class ResolutionContext {
             cachedInstance(of: registration, from: container, argumentKey: argumentKey) != nil
             || (registration.scope.keepsInstance
                 && root.claims.contains { ($0 as? Claimed<Service>)?.registration === registration })
-        emit(registration, depth: depth, isCached ? .cached : .created, to: tracer)
+        tracer.record(registration, depth: depth, isCached ? .cached : .created)
         do {
             return try resolve(registration, from: container, arguments: repeat each arguments)
         } catch {
-            emit(registration, depth: depth, .failed(error.kind), to: tracer)
+            tracer.record(registration, depth: depth, .failed(error.kind))
             throw error
         }
-    }
-
-    /// Hands a trace event to `tracer`. The resolves its closure makes are not traced, into this
-    /// tracer or any other: they would be reported to it in turn, without end.
-    private func emit(
-        _ registration: any AnyRegistration,
-        depth: Int,
-        _ outcome: ResolutionTraceEvent.Outcome,
-        to tracer: ResolutionTracer
-    ) {
-        isEmittingTrace = true
-        defer { isEmittingTrace = false }
-        tracer.record(registration, depth: depth, outcome)
     }
 
     /// The registrations being created on this thread's chain, innermost first: what keeps the
@@ -285,11 +270,9 @@ final class ResolutionContext {
         return frames
     }
 
-    /// Starts tracing this top-level resolve into `container`'s tracer, unless it runs inside a
-    /// trace closure.
+    /// Starts tracing this top-level resolve into `container`'s tracer.
     @usableFromInline
     func startTrace(from container: Container) {
-        guard !isEmittingTrace else { return }
         tracer = container.currentTracer
         isObserved = isDryRun || tracer != nil
     }

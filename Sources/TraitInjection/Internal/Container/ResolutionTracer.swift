@@ -25,16 +25,21 @@ final class ResolutionTracer: Sendable {
         }
     }()
 
-    /// Reports a resolve of `registration` at `depth`.
+    /// Whether a trace closure runs here: the resolves it makes itself, from any container, sync
+    /// or async, are not traced, or each would be reported to it in turn, without end.
+    @TaskLocal static var isEmitting = false
+
+    /// Reports a resolve of `registration` at `depth`, unless a trace closure made it.
     func record(_ registration: any AnyRegistration, depth: Int, _ outcome: ResolutionTraceEvent.Outcome) {
+        guard !Self.isEmitting else { return }
         let step = registration.step
-        emit(
-            ResolutionTraceEvent(
-                service: step.service,
-                location: step.location,
-                scope: "\(registration.scope)",
-                depth: depth,
-                outcome: outcome
-            ))
+        let event = ResolutionTraceEvent(
+            service: step.service,
+            location: step.location,
+            scope: "\(registration.scope)",
+            depth: depth,
+            outcome: outcome
+        )
+        Self.$isEmitting.withValue(true) { emit(event) }
     }
 }
