@@ -18,8 +18,8 @@ let package = Package(
         .plugin(name: "TraitGenPlugin", targets: ["TraitGenPlugin"]),
     ],
     targets: [
-        // `Internal/README.md` is the maintainer's map of the unsafe machinery.
-        .target(name: "TraitInjection", exclude: ["Internal/README.md"]),
+        // `Resolving/README.md` is the maintainer's map of the resolution engine.
+        .target(name: "TraitInjection", exclude: ["Resolving/README.md"]),
 
         // Swift Testing traits that isolate each test's shared container and injector defaults.
         .target(name: "TraitInjectionTesting", dependencies: ["TraitInjection"]),

@@ -34,18 +34,19 @@ func runConcurrencyTour() async throws {
         PetListViewModel(registry: try await r.resolve(PetRegistry.self))
     }
 
+    // A synchronous resolve cannot wait for the registry to open.
+    do {
+        _ = try container.resolve(PetRegistry.self)
+    } catch {
+        print(error.kind)  // needsAsyncResolve
+    }
+
     // Ten tasks at once: the registry is opened once, and every task gets it.
     let registries = try await withThrowingTaskGroup(of: PetRegistry.self) { group in
         for _ in 0..<10 { group.addTask { try await container.resolveAsync(PetRegistry.self) } }
         return try await group.reduce(into: []) { $0.append($1) }
     }
     print("Ten tasks, one registry:", registries.allSatisfy { $0 === registries[0] })  // true
-
-    do {
-        _ = try container.resolve(PetRegistry.self)
-    } catch {
-        print(error.kind)  // needsAsyncResolve
-    }
 
     // From a task off the main actor: the factory runs on the main actor.
     let viewModel = try await Task.detached { try await container.resolveAsync(PetListViewModel.self) }.value

@@ -33,9 +33,9 @@ extension Container {
         line: UInt = #line,
         factory: @escaping @Sendable (AsyncResolution, repeat each Argument) async throws -> Service
     ) -> Registration<Service> {
-        add(
-            AsyncFactoryBox(factory), of: Service.self, name: name, arguments: (repeat each Argument).self, file, line,
-            isolation: .async)
+        Registration(
+            in: self, name: name, arguments: (repeat each Argument).self, file: file, line: line,
+            factory: .async(AsyncFactoryBox(factory)))
     }
 
     /// Registers a `factory` isolated to the main actor for `service` under `name`: the place for
@@ -63,46 +63,22 @@ extension Container {
         line: UInt = #line,
         factory: @escaping @MainActor @Sendable (Resolution, repeat each Argument) throws -> Service
     ) -> Registration<Service> {
-        // Called by a synchronous resolve only once it has checked that it runs on the main actor.
-        // (Local functions: a closure literal cannot take a parameter pack.)
+        // Called by a synchronous resolve only where it runs on the main actor. (Local functions:
+        // a closure literal cannot take a parameter pack.)
         @Sendable func onMainActor(_ resolution: Resolution, _ arguments: repeat each Argument) throws -> Service {
             let arguments = (repeat each arguments)
             // `assumeIsolated` runs the closure at once, on this thread, where the resolution lives.
             let resolution = UncheckedBox(resolution)
             return try MainActor.assumeIsolated { try factory(resolution.value, repeat each arguments) }
         }
-        @Sendable func hop(
-            _ container: Container,
-            _ name: String?,
-            _ isDryRun: Bool,
-            _ findings: DryRunFindings?,
-            _ arguments: repeat each Argument
-        ) async throws(ResolutionError) -> Service {
-            try await Container.resolveOnMainActor(
-                container, Service.self, name: name, isDryRun: isDryRun, findings: findings,
-                arguments: repeat each arguments)
+        @Sendable func hop(_ resolution: AsyncResolution, _ arguments: repeat each Argument) async throws(ResolutionError)
+            -> Service
+        {
+            try await AsyncResolution.onMainActor(resolution, Service.self, name: name, arguments: repeat each arguments)
         }
-        return add(
-            FactoryBox(onMainActor), of: Service.self, name: name, arguments: (repeat each Argument).self, file, line,
-            isolation: .mainActor, mainActorHop: MainActorHop(resolve: hop))
-    }
-
-    /// Resolves `service` on the main actor, as a synchronous top-level resolve (a dry run for
-    /// ``verifyAsync()``, which keeps nothing).
-    @MainActor
-    private static func resolveOnMainActor<Service: Sendable, each Argument: Sendable>(
-        _ container: Container,
-        _ service: Service.Type,
-        name: String?,
-        isDryRun: Bool,
-        findings: DryRunFindings?,
-        arguments: repeat each Argument
-    ) throws(ResolutionError) -> Service {
-        guard isDryRun else { return try container.resolve(service, name: name, arguments: repeat each arguments) }
-        return try container.withTopLevelResolution(isDryRun: true) { context throws(ResolutionError) in
-            context.dryRunFindings = findings
-            return try context.resolve(service, name: name, from: container, arguments: repeat each arguments)
-        }
+        return Registration(
+            in: self, name: name, arguments: (repeat each Argument).self, file: file, line: line,
+            factory: .mainActor(FactoryBox(onMainActor), hop: MainActorHop(hop)))
     }
 
     // MARK: Resolving from async code
@@ -115,9 +91,10 @@ extension Container {
     /// let viewModel = try await container.resolveAsync(ProfileViewModel.self)  // made on the main actor
     /// ```
     ///
-    /// While another task creates a shared instance this needs, it suspends; it never blocks a
-    /// thread. Called inside an async factory, it belongs to that factory's resolve: cycles
-    /// through it are found, and the graph is shared.
+    /// While another task or thread creates a shared instance this needs, it suspends; it never
+    /// blocks a thread. Called inside an async factory, or a task it starts, it is nested in that
+    /// factory's resolve: cycles through it are found, and what it makes is kept when that resolve
+    /// succeeds (or, if it ends later, when it does).
     ///
     /// It is not an `async` overload of ``resolve(_:name:arguments:)``: in an async function,
     /// Swift prefers an async overload, so every existing `try container.resolve(X.self)` there
@@ -126,121 +103,34 @@ extension Container {
     /// - Throws: ``ResolutionError``, as a synchronous resolve does; also
     ///   ``ResolutionError/Kind-swift.enum/cancelled`` when the task is cancelled while it waits
     ///   or a factory throws `CancellationError`, and ``ResolutionError/Kind-swift.enum/deadlock``
-    ///   when tasks creating shared instances wait for each other.
-    @inlinable
+    ///   when resolves creating shared instances need each other's.
     public func resolveAsync<Service, each Argument>(
         _ service: Service.Type = Service.self,
         name: String? = nil,
         arguments: repeat each Argument
     ) async throws(ResolutionError) -> Service {
-        let key = ServiceKey(Service.self, name: name, arguments: (repeat each Argument).self)
-        switch lookUp(key, as: Service.self) {
-        case .kept(let kept):
+        let entry = Resolve.taskFrame
+        if !isTraced, entry?.resolve.isObserved != true,
+            let kept = keptInstance(Service.self, name: name, arguments: (repeat each Argument).self)
+        {
             return kept
-        case .synchronous where AsyncResolution.current == nil:
-            // Not inside an async resolve: a synchronous resolve is all it takes.
-            return try resolve(service, name: name, arguments: repeat each arguments)
-        case .synchronous, .asynchronous:
-            return try await resolveAsyncInFull(service, name: name, arguments: repeat each arguments)
+        }
+        let resolve = Resolve(self, entry: entry, isAsync: true)
+        do throws(ResolutionError) {
+            let instance = try await resolve.resolveAsync(
+                service, name: name, arguments: repeat each arguments, from: self, at: resolve.entry)
+            try await resolve.finishAsync(
+                describing: ServiceDescription(Service.self, name: name, arguments: (repeat each Argument).self).description)
+            return instance
+        } catch {
+            resolve.fail(error)
+            throw error
         }
     }
 
-    /// What ``resolveAsync(_:name:arguments:)`` found for a key.
-    @usableFromInline
-    enum AsyncLookup<Service> {
-        /// The `.container` instance the registration keeps: an instance published is handed out
-        /// as it is, to any resolve, nested or not.
-        case kept(Service)
-        /// A registration a synchronous resolve can make here: not async, and not isolated to
-        /// the main actor unless this runs there.
-        case synchronous
-        /// Anything else, including no registration (the full resolve reports it).
-        case asynchronous
-    }
-
-    /// What the registration for `key` needs.
-    ///
-    /// Looked up as a synchronous resolve does, in this thread's resolution context, which keeps
-    /// the registration alive unretained until it ends — before this returns, with no suspension
-    /// in between.
-    @inlinable
-    func lookUp<Service>(_ key: ServiceKey, as _: Service.Type) -> AsyncLookup<Service> {
-        let found = try? withTopLevelResolution { _ throws(ResolutionError) -> AsyncLookup<Service>? in
-            try registration(for: key)?.withBorrowed { object throws(ResolutionError) -> AsyncLookup<Service> in
-                // Filed under the key of `Service` and the argument types.
-                let registration = unsafeDowncast(object, to: Registration<Service>.self)
-                if registration.needsAsyncResolve {
-                    if registration.scope == .container, let kept = registration.asyncCell.keptInstance {
-                        return .kept(kept)
-                    }
-                    return .asynchronous
-                }
-                if registration.scope == .container, let kept = registration.cell.strongInstance { return .kept(kept) }
-                return registration.isolation == .none || MainQueue.isCurrent ? .synchronous : .asynchronous
-            }
-        }
-        return found.flatMap { $0 } ?? .asynchronous
-    }
-
-    /// ``resolveAsync(_:name:arguments:)`` when no instance is kept.
-    @usableFromInline
-    func resolveAsyncInFull<Service, each Argument>(
-        _ service: Service.Type,
-        name: String?,
-        arguments: repeat each Argument
-    ) async throws(ResolutionError) -> Service {
-        // Inside a factory of an async resolve still running (or a task one started): part of
-        // it, with a scope of its own, whose completions it runs before it returns and whose
-        // shared instances are published with the resolve's, or by itself if it ends later.
-        if let current = AsyncResolution.current, current.state.join(in: current.scope) {
-            defer { current.state.leave() }
-            let joined = current.joining(from: self)
-            current.state.hold(self)
-            do throws(ResolutionError) {
-                let result = try await joined.resolve(service, name: name, arguments: repeat each arguments)
-                try await current.state.finish(
-                    joined.scope,
-                    of: ServiceDescription(Service.self, name: name, arguments: (repeat each Argument).self).description
-                )
-                return result
-            } catch {
-                current.state.abandonClaims(of: joined.scope, because: error)
-                throw error
-            }
-        }
-        var attempt = 1
-        while true {
-            let state = AsyncResolveState(tracer: currentTracer)
-            // Held for the resolves that its factories start and do not await, which look up from
-            // it unretained and may outlast the caller's reference.
-            state.hold(self)
-            do throws(ResolutionError) {
-                let result = try await AsyncResolution(
-                    state: state, scope: state.rootScope, frame: nil, container: self
-                )
-                .resolve(service, name: name, arguments: repeat each arguments)
-                try await state.finish()
-                return result
-            } catch {
-                // Two resolves that took shared instances in opposite orders wait for each other:
-                // this one, refused, gives up what it made — the other claims it again and goes
-                // on — and tries again. Services that truly need each other end in a cycle.
-                let retries = error.kind == .deadlock && error.isBetweenTasks && attempt < Self.deadlockAttempts
-                state.fail(error, handingOver: retries)
-                guard retries else { throw error }
-                // Holding nothing now, let the other resolve finish what it was creating first.
-                await error.contestedCreation?()
-                attempt += 1
-            }
-        }
-    }
-
-    /// How many times a top-level async resolve runs when it keeps ending in a deadlock.
-    static let deadlockAttempts = 3
-
-    /// Resolves every registration visible from this container in a dry run, as
-    /// ``verify()`` does, and reports every problem at once — including the async and main-actor
-    /// registrations that ``verify()`` cannot run.
+    /// Resolves every registration visible from this container in a dry run, as ``verify()``
+    /// does, and reports every problem at once — including the async and main-actor registrations
+    /// that ``verify()`` cannot run.
     ///
     /// ```swift
     /// @Test func graphIsComplete() async throws {
@@ -248,73 +138,29 @@ extension Container {
     /// }
     /// ```
     ///
-    /// - Throws: A ``VerificationReport`` listing every registration that cannot be resolved.
-    public func verifyAsync() async throws(VerificationReport) {
+    /// - Returns: The report, also when it found nothing wrong.
+    /// - Throws: A ``VerificationReport`` listing every problem, if there is one.
+    @discardableResult
+    public func verifyAsync() async throws(VerificationReport) -> VerificationReport {
         var problems: [ResolutionError] = []
         var skipped: [String] = []
         let findings = DryRunFindings(checking: self)
-        for registration in visibleRegistrations() {
-            guard !registration.takesArguments else {
-                skipped.append(registration.summary + VerificationReport.takesArguments)
+        for binding in visibleBindings() {
+            guard !binding.takesArguments else {
+                skipped.append(binding.summary + VerificationReport.takesArguments)
                 continue
             }
-            let state = AsyncResolveState(isDryRun: true, dryRunFindings: findings, tracer: currentTracer)
+            let resolve = Resolve(self, entry: nil, isAsync: true, findings: findings)
             do throws(ResolutionError) {
-                try await registration.resolve(
-                    in: AsyncResolution(state: state, scope: state.rootScope, frame: nil, container: self))
-                try await state.finish()
+                try await binding.verify(in: AsyncResolution(resolve, nil, self))
+                try await resolve.finishAsync(describing: binding.step.service)
             } catch {
-                state.fail(error)
+                resolve.fail(error)
                 problems.append(error)
             }
         }
-        let lifetimeProblems = findings.problems
-        guard problems.isEmpty, lifetimeProblems.isEmpty else {
-            throw VerificationReport(problems: problems, lifetimeProblems: lifetimeProblems, skipped: skipped)
-        }
-    }
-
-    // MARK: Looking up without a resolution context
-
-    /// The registration for `key`, here or in the parent chain, retained: an async resolve holds
-    /// it across suspensions, when no thread's resolution context keeps its snapshot alive.
-    @usableFromInline
-    func retainedRegistration(for key: ServiceKey) -> (any AnyRegistration)? {
-        var container: Container? = self
-        while let current = container {
-            if let found = current.registry.withLock({ $0.table.registration(for: key) }) { return found }
-            container = current.parent
-        }
-        return nil
-    }
-
-    /// The registration and the container each graph key names, for the keys whose both are in
-    /// this container's chain: to hold while the key is kept. Reads each container's table once.
-    func owners(of keys: [GraphKey]) -> [GraphKey: [AnyObject]] {
-        let wanted = Set(keys.map(\.registration))
-        var registrations: [ObjectIdentifier: AnyObject] = [:]
-        var containers: [ObjectIdentifier: Container] = [:]
-        var container: Container? = self
-        while let current = container {
-            containers[ObjectIdentifier(current)] = current
-            let entries = current.registry.withLock(\.table.entries)
-            for (_, registration) in entries where wanted.contains(ObjectIdentifier(registration)) {
-                registrations[ObjectIdentifier(registration)] = registration
-            }
-            container = current.parent
-        }
-        var owners: [GraphKey: [AnyObject]] = [:]
-        for key in keys {
-            guard let registration = registrations[key.registration], let lookup = containers[key.container] else {
-                continue
-            }
-            owners[key] = [registration, lookup]
-        }
-        return owners
-    }
-
-    /// `File.swift:12`, for the registration made at `file` and `line`.
-    static func location(_ file: StaticString, _ line: UInt) -> String {
-        "\(String(describing: file).split(separator: "/").last ?? ""):\(line)"
+        let report = VerificationReport(problems: problems, lifetimeProblems: findings.problems, skipped: skipped)
+        guard problems.isEmpty, report.lifetimeProblems.isEmpty else { throw report }
+        return report
     }
 }

@@ -11,8 +11,8 @@ extension Container {
     public func dependencyGraph() -> DependencyGraph {
         let run = dryRun()
         var index: [ObjectIdentifier: Int] = [:]
-        for (position, registration) in run.registrations.enumerated() {
-            index[ObjectIdentifier(registration)] = position
+        for (position, binding) in run.bindings.enumerated() {
+            index[ObjectIdentifier(binding)] = position
         }
         // The services on each cycle found, from where the cycle starts, in order.
         var cycles: [[ResolutionError.Step]] = []
@@ -22,17 +22,17 @@ extension Container {
         }
         let onCycle = Set(cycles.joined())
         let skipped = Set(
-            run.registrations.filter { registration in
-                run.skipped.contains { $0.hasPrefix(registration.summary + " (") }
+            run.bindings.filter { binding in
+                run.skipped.contains { $0.hasPrefix(binding.summary + " (") }
             }.map(ObjectIdentifier.init))
-        let nodes = run.registrations.map { registration in
-            let step = registration.step
+        let nodes = run.bindings.map { binding in
+            let step = binding.step
             return DependencyGraph.Node(
                 service: step.service,
-                scope: "\(registration.scope)",
+                scope: "\(binding.scope)",
                 location: step.location,
                 assembly: step.assembly,
-                isChecked: !skipped.contains(ObjectIdentifier(registration)),
+                isChecked: !skipped.contains(ObjectIdentifier(binding)),
                 isOnCycle: onCycle.contains(step)
             )
         }
@@ -46,7 +46,7 @@ extension Container {
             return DependencyGraph.Edge(from: from, to: to, isOnCycle: isOnCycle)
         }
         let steps = Dictionary(
-            nodes.indices.map { (run.registrations[$0].step, $0) }, uniquingKeysWith: { first, _ in first })
+            nodes.indices.map { (run.bindings[$0].step, $0) }, uniquingKeysWith: { first, _ in first })
         let lifetimeEdges = run.findings.problems.compactMap { problem -> DependencyGraph.LifetimeEdge? in
             guard let from = steps[problem.holder], let to = steps[problem.dependency] else { return nil }
             return DependencyGraph.LifetimeEdge(from: from, to: to, problem: problem)

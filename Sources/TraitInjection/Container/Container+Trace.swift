@@ -36,6 +36,9 @@ extension Container {
         }
     }
 
+    /// Whether resolves started here are traced: one relaxed load.
+    var isTraced: Bool { isTracing.load(ordering: .relaxed) }
+
     /// Where the resolves started here are traced, if they are.
     var currentTracer: ResolutionTracer? {
         guard isTracing.load(ordering: .relaxed) else { return nil }

@@ -3,50 +3,53 @@ extension Container {
     /// problem at once: missing registrations, cycles, throwing factories, and kept instances
     /// that keep shorter-lived ones (``LifetimeProblem``).
     ///
-    /// Factories do run (so side effects happen), also those of ``Scope/container`` and
-    /// ``Scope/weak`` instances already kept, as on a new container; what the dry run makes is not
-    /// kept, and what is kept stays. Registrations that take arguments are listed as skipped.
+    /// Factories do run (so side effects happen), also those of shared instances already kept,
+    /// as on a new container; what the dry run makes is not kept, and what is kept stays.
+    /// Registrations that take arguments are listed as skipped, and so are async ones (and
+    /// main-actor ones off the main actor), which ``verifyAsync()`` checks.
     ///
     /// ```swift
     /// @Test func graphIsComplete() throws {
-    ///     try AppContainer.make().verify()
+    ///     let report = try AppContainer.make().verify()
+    ///     #expect(report.skipped.isEmpty)
     /// }
     /// ```
     ///
-    /// - Throws: A ``VerificationReport`` listing every registration that cannot be resolved.
-    public func verify() throws(VerificationReport) {
+    /// - Returns: The report, also when it found nothing wrong: its ``VerificationReport/skipped``
+    ///   lists what the dry run could not check.
+    /// - Throws: A ``VerificationReport`` listing every problem, if there is one.
+    @discardableResult
+    public func verify() throws(VerificationReport) -> VerificationReport {
         let run = dryRun()
-        let lifetimeProblems = run.findings.problems
-        guard run.problems.isEmpty, lifetimeProblems.isEmpty else {
-            throw VerificationReport(problems: run.problems, lifetimeProblems: lifetimeProblems, skipped: run.skipped)
-        }
+        let report = VerificationReport(
+            problems: run.problems, lifetimeProblems: run.findings.problems, skipped: run.skipped)
+        guard report.problems.isEmpty, report.lifetimeProblems.isEmpty else { throw report }
+        return report
     }
 
     /// What a synchronous dry run of every visible registration finds.
     struct DryRun {
-        let registrations: [any AnyRegistration]
+        let bindings: [any AnyBinding]
         var problems: [ResolutionError] = []
         var skipped: [String] = []
         let findings: DryRunFindings
     }
 
-    /// Resolves every registration visible from this container in a dry run: what
-    /// ``verify()`` and ``dependencyGraph()`` report.
+    /// Resolves every registration visible from this container in a dry run: what ``verify()``
+    /// and ``dependencyGraph()`` report.
     func dryRun() -> DryRun {
-        var run = DryRun(registrations: visibleRegistrations(), findings: DryRunFindings(checking: self))
-        for registration in run.registrations {
-            if registration.takesArguments {
-                run.skipped.append(registration.summary + VerificationReport.takesArguments)
-            } else if registration.needsAsyncResolve {
-                run.skipped.append(registration.summary + " (async: checked by `verifyAsync()`)")
-            } else if registration.isolation == .mainActor, !MainQueue.isCurrent {
-                run.skipped.append(
-                    registration.summary + " (main actor: verify on the main actor, or with `verifyAsync()`)")
+        var run = DryRun(bindings: visibleBindings(), findings: DryRunFindings(checking: self))
+        for binding in run.bindings {
+            if binding.takesArguments {
+                run.skipped.append(binding.summary + VerificationReport.takesArguments)
+            } else if binding.needsAsyncResolve {
+                run.skipped.append(binding.summary + " (async: checked by `verifyAsync()`)")
+            } else if binding.isMainActor, !MainQueue.isCurrent {
+                run.skipped.append(binding.summary + " (main actor: verify on the main actor, or with `verifyAsync()`)")
             } else {
                 do {
-                    try withTopLevelResolution(isDryRun: true) { context throws(ResolutionError) in
-                        context.dryRunFindings = run.findings
-                        try registration.resolve(in: context.resolution(from: self))
+                    try topLevel(entry: nil, findings: run.findings) { resolve, _ throws(ResolutionError) in
+                        try binding.verify(in: Resolution(resolve, nil, self))
                     }
                 } catch {
                     run.problems.append(error)
@@ -58,16 +61,14 @@ extension Container {
 
     /// The registrations visible from this container: its own, then those of its parents that
     /// no nearer container overrides, each container's sorted by description.
-    func visibleRegistrations() -> [any AnyRegistration] {
+    func visibleBindings() -> [any AnyBinding] {
         var seen = Set<ServiceKey>()
-        var visible: [any AnyRegistration] = []
+        var visible: [any AnyBinding] = []
         var container: Container? = self
         while let current = container {
-            let entries = current.registry.withLock(\.table.entries).sorted {
-                $0.registration.summary < $1.registration.summary
-            }
-            for (key, registration) in entries where seen.insert(key).inserted {
-                visible.append(registration)
+            let entries = current.registry.entries.compactMap { key, entry in entry.read().binding.map { (key, $0) } }
+            for (key, binding) in entries.sorted(by: { $0.1.summary < $1.1.summary }) where seen.insert(key).inserted {
+                visible.append(binding)
             }
             container = current.parent
         }

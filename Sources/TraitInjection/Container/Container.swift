@@ -1,14 +1,4 @@
-public import Synchronization
-
-#if canImport(Darwin)
-    import Darwin
-#elseif canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#else
-    #error("TraitInjection supports Darwin, Glibc and Musl platforms.")
-#endif
+import Synchronization
 
 /// A dependency injection container: register factories for services, then resolve them.
 ///
@@ -32,28 +22,12 @@ public final class Container: Sendable, Resolver {
     /// The container consulted after this one.
     public let parent: Container?
 
-    /// The registrations, each a `Registration<Service>` filed under its exact key, as written by
-    /// `register`, with the snapshots of them published for lock-free lookups.
-    let registry = Locked.make(Registry())
-
-    /// The address of the current snapshot of the registrations (a `RegistrySnapshot`, kept alive
-    /// by `registry`), or 0 after a `register` until the next lookup publishes a new one.
-    ///
-    /// A lookup reads it without a lock and without retaining it, so that threads resolving at the
-    /// same time write to no shared memory. A superseded snapshot may still be in use by a resolve
-    /// on another thread, so it is released only once every resolve that was running when it was
-    /// superseded has ended (see `Container+Registry.swift`).
-    @usableFromInline
-    let published = Atomic<UInt>(0)
-
-    /// The slot holding each thread's resolution context.
-    @usableFromInline
-    let threadContexts = ThreadContexts.shared
+    /// The registrations, with the instances their scopes keep.
+    let registry = Registry()
 
     /// The tracer set with ``resolutionTrace``.
-    let tracer = Locked<ResolutionTracer?>.make(nil)
+    let tracer = Locked<ResolutionTracer?>(nil)
     /// Whether resolves started here are traced: read, relaxed, by every top-level resolve.
-    @usableFromInline
     let isTracing = Atomic<Bool>(ResolutionTracer.environment != nil)
 
     /// Creates an empty container, optionally falling back to `parent`'s registrations.
@@ -67,7 +41,8 @@ public final class Container: Sendable, Resolver {
     /// arguments, whose types become part of the key.
     ///
     /// Registering the same service, name and argument types again replaces the registration,
-    /// which is how a test overrides a service.
+    /// which is how a test overrides a service. The registration takes effect when the statement
+    /// ends, with the refinements chained to it (``Registration``).
     ///
     /// ```swift
     /// container.register(Greeter.self) { (_, greeting: String, times: Int) in
@@ -86,46 +61,9 @@ public final class Container: Sendable, Resolver {
         line: UInt = #line,
         factory: @escaping @Sendable (Resolution, repeat each Argument) throws -> Service
     ) -> Registration<Service> {
-        add(FactoryBox(factory), of: Service.self, name: name, arguments: (repeat each Argument).self, file, line)
-    }
-
-    /// Files a registration of `factory` for `Service` under `name` and the argument types,
-    /// replacing any registration there.
-    func add<Service, each Argument>(
-        _ factory: any AnyObject & Sendable,
-        of _: Service.Type,
-        name: String?,
-        arguments: (repeat each Argument).Type,
-        _ file: StaticString,
-        _ line: UInt,
-        isolation: FactoryIsolation = .none,
-        mainActorHop: (any AnyObject & Sendable)? = nil
-    ) -> Registration<Service> {
-        let registration = Registration<Service>(
-            description: ServiceDescription(Service.self, name: name, arguments: arguments),
-            location: Self.location(file, line),
-            owner: self,
-            autoInjects: true,
-            factory: factory,
-            isolation: isolation,
-            mainActorHop: mainActorHop
-        )
-        return add(registration, for: ServiceKey(Service.self, name: name, arguments: arguments))
-    }
-
-    /// Files `registration` under `key`, replacing any registration there.
-    func add<Service>(_ registration: Registration<Service>, for key: ServiceKey) -> Registration<Service> {
-        let (replaced, freed) = registry.withLock { registry in
-            retireSnapshot(&registry)
-            return (registry.table.insert(registration, for: key), reclaimSnapshots(&registry))
-        }
-        // The instance the replaced registration kept is let go now, outside the lock, and it
-        // keeps none from now on. Resolves in flight may still use the registration itself: it
-        // goes with the last snapshot holding it, once they have ended. Snapshots no resolve can
-        // read any more go here, outside the lock, with the registrations only they held.
-        replaced?.retire()
-        withExtendedLifetime(freed) {}
-        return registration
+        Registration(
+            in: self, name: name, arguments: (repeat each Argument).self, file: file, line: line,
+            factory: .sync(FactoryBox(factory)))
     }
 
     /// Registers an existing instance of `service`, shared by every resolve (``Scope/container``).
@@ -141,37 +79,68 @@ public final class Container: Sendable, Resolver {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> Registration<Service> {
-        let registration = Registration<Service>(
-            description: ServiceDescription(Service.self, name: name, arguments: Void.self),
-            location: Self.location(file, line),
-            owner: self,
-            autoInjects: false,
-            factory: FactoryBox<Service> { _ in instance }
+        Registration(
+            in: self, name: name, arguments: Void.self, file: file, line: line,
+            factory: .sync(FactoryBox<Service> { _ in instance }), autoInjects: false
         )
-        return add(registration, for: ServiceKey(Service.self, name: name, arguments: Void.self)).inScope(.container)
+        .inScope(.container)
     }
 
     // MARK: Resolving
 
     /// Resolves `service` registered under `name` with runtime `arguments`.
     ///
-    /// A `.container` singleton that already exists is returned without taking any lock;
-    /// everything else goes through a resolution that tracks the graph and the path.
+    /// A ``Scope/container`` instance that already exists is returned after one lookup; everything
+    /// else goes through a resolution that tracks the graph and the path.
     ///
     /// - Throws: ``ResolutionError`` describing what is missing, the cycle found, or the error a
     ///   factory threw, with the resolution path and where each service was registered.
-    @inlinable
     public func resolve<Service, each Argument>(
         _ service: Service.Type = Service.self,
         name: String? = nil,
         arguments: repeat each Argument
     ) throws(ResolutionError) -> Service {
+        let thread = ResolvingThread.current
+        if !isTraced, thread.innermost?.resolve.isObserved != true,
+            let kept = keptInstance(Service.self, name: name, arguments: (repeat each Argument).self)
+        {
+            return kept
+        }
+        return try topLevel(entry: thread.innermost) { resolve, frame throws(ResolutionError) in
+            try resolve.resolve(service, name: name, arguments: repeat each arguments, from: self, at: frame)
+        }
+    }
+
+    /// The instance a shared scope keeps strongly for the registration of `Service`, if any: the
+    /// shortcut of a resolve.
+    func keptInstance<Service, each Argument>(
+        _: Service.Type,
+        name: String?,
+        arguments: (repeat each Argument).Type
+    ) -> Service? {
+        guard let (entry, _) = lookUp(ServiceKey(Service.self, name: name, arguments: arguments)),
+            case .strong(let box) = entry.read().kept
+        else { return nil }
+        // Filed under the key of `Service`: its box holds a `Service`.
+        return unsafeDowncast(box, to: Kept<Service>.self).instance
+    }
+
+    /// Runs `body` as a top-level resolve from this container — nested in the resolve of `entry`,
+    /// the frame running on this thread, if any — then finishes it (completions, publication), or
+    /// undoes it if anything throws.
+    func topLevel<Result>(
+        entry: Frame? = ResolvingThread.current.innermost,
+        findings: DryRunFindings? = nil,
+        _ body: (Resolve, Frame?) throws(ResolutionError) -> Result
+    ) throws(ResolutionError) -> Result {
+        let resolve = Resolve(self, entry: entry, isAsync: false, findings: findings)
         do {
-            return try resolveOnce(service, name: name, arguments: repeat each arguments)
-        } catch  where error.isRetryable {
-            return try retryAfterDeadlock(error) { () throws(ResolutionError) in
-                try resolveOnce(service, name: name, arguments: repeat each arguments)
-            }
+            let result = try body(resolve, resolve.entry)
+            try resolve.finish(describing: "\(Result.self)")
+            return result
+        } catch {
+            resolve.fail(error)
+            throw error
         }
     }
 
@@ -181,9 +150,10 @@ public final class Container: Sendable, Resolver {
         var names: [String?] = []
         var container: Container? = self
         while let current = container {
-            for name in current.localNames(of: Service.self) where !names.contains(name) {
-                names.append(name)
+            let keys = current.registry.entries.map(\.key).filter {
+                $0.service == ObjectIdentifier(Service.self) && $0.arguments == ObjectIdentifier(Void.self)
             }
+            for key in keys where !names.contains(key.name) { names.append(key.name) }
             container = current.parent
         }
         names.sort { ($0 ?? "") < ($1 ?? "") || ($0 == nil && $1 != nil) }
@@ -197,44 +167,67 @@ public final class Container: Sendable, Resolver {
     /// Descriptions of what is registered in this container itself (not its parents), such as
     /// `Animal (name: "dog") at App.swift:12`, sorted.
     public var localRegistrations: [String] {
-        registry.withLock { $0.table.entries.map(\.registration.summary) }.sorted()
+        bindings.map(\.summary).sorted()
     }
 
     // MARK: Lifetimes
 
-    /// Drops every instance kept by the ``Scope/container`` and ``Scope/weak`` scopes here;
-    /// the next resolve creates new ones.
+    /// Drops every instance kept by a shared scope here (``Scope/container``, ``Scope/weak`` and
+    /// an app's ``SharedScope``s); the next resolve creates new ones.
     public func resetScopedInstances() {
-        for (_, registration) in registry.withLock(\.table.entries) {
-            registration.resetKeptInstance()
-        }
+        reset { _ in true }
+    }
+
+    /// Drops the instances kept here by `scope` — a session scope's on sign-out, say; the next
+    /// resolve creates new ones.
+    ///
+    /// ```swift
+    /// container.resetScopedInstances(in: .session)
+    /// ```
+    public func resetScopedInstances(in scope: SharedScope) {
+        reset { $0.scope == .shared(scope) }
     }
 
     /// Drops the kept instances of registrations whose strategy is ``ReinitializeStrategy/reCreate``
     /// and keeps those marked ``ReinitializeStrategy/reUse``.
     public func reinitialize() {
-        for (_, registration) in registry.withLock(\.table.entries) where registration.reinitializeStrategy == .reCreate
-        {
-            registration.resetKeptInstance()
+        reset { $0.reinitializeStrategy == .reCreate }
+    }
+
+    /// Drops the instances kept for the registrations `matching` says; an instance being made for
+    /// one is not kept. They go here, with no lock held.
+    private func reset(_ matching: (any AnyBinding) -> Bool) {
+        for (_, entry) in registry.entries {
+            guard let binding = entry.read().binding, binding.scope.isShared, matching(binding) else { continue }
+            withExtendedLifetime(entry.reset()) {}
         }
     }
 
-    // MARK: Describing registrations
+    // MARK: Looking up
+
+    /// The entry for `key` here or in the parent chain, with the container that has it.
+    func lookUp(_ key: ServiceKey) -> (RegistryEntry, Container)? {
+        var container = self
+        while true {
+            if let entry = container.registry.entry(for: key) { return (entry, container) }
+            guard let parent = container.parent else { return nil }
+            container = parent
+        }
+    }
+
+    /// The registrations of this container itself.
+    var bindings: [any AnyBinding] {
+        registry.entries.compactMap { $0.entry.read().binding }
+    }
 
     /// Descriptions of the registrations of one service type, here and in the parent chain.
     func registrations(of service: ObjectIdentifier) -> [String] {
-        let local = registry.withLock { registry in
-            registry.table.entries.filter { $0.key.service == service }.map(\.registration.summary)
-        }
+        let local = registry.entries.filter { $0.key.service == service }.compactMap { $0.entry.read().binding?.summary }
         return local.sorted() + (parent?.registrations(of: service) ?? [])
     }
 
-    private func localNames<Service>(of _: Service.Type) -> [String?] {
-        let service = ObjectIdentifier(Service.self)
-        let noArguments = ObjectIdentifier(Void.self)
-        return registry.withLock { registry in
-            registry.table.entries.map(\.key).filter { $0.service == service && $0.arguments == noArguments }.map(
-                \.name)
-        }
+    /// `File.swift:12`, for the registration made at `file` and `line`.
+    static func location(_ file: StaticString, _ line: UInt) -> String {
+        "\(String(describing: file).split(separator: "/").last ?? ""):\(line)"
     }
 }

@@ -29,7 +29,6 @@
 /// with ``Container/resolveAsync(_:name:arguments:)`` where it is needed instead. A registration
 /// with runtime arguments has no `Lazy`.
 public struct Lazy<Service> {
-    @usableFromInline
     let storage: LazyStorage<Service>
 
     init(resolvingFrom container: Container, name: String?) {
@@ -40,11 +39,9 @@ public struct Lazy<Service> {
     ///
     /// - Throws: The ``ResolutionError`` of the first resolve, or
     ///   ``ResolutionError/Kind-swift.enum/containerReleased`` if the container is gone.
-    @inlinable
     public var value: Service {
         get throws(ResolutionError) {
-            if let kept = storage.kept { return kept }
-            return try storage.resolve()
+            try storage.value()
         }
     }
 }

@@ -18,9 +18,7 @@
 /// without keeping the container alive. Calling it after the container is gone throws
 /// ``ResolutionError/Kind-swift.enum/containerReleased``.
 public struct Provider<Service>: Sendable {
-    @usableFromInline
     weak var container: Container?
-    @usableFromInline
     let name: String?
 
     init(resolvingFrom container: Container, name: String?) {
@@ -32,7 +30,6 @@ public struct Provider<Service>: Sendable {
     ///
     /// - Throws: The ``ResolutionError`` of the resolve, or
     ///   ``ResolutionError/Kind-swift.enum/containerReleased`` if the container is gone.
-    @inlinable
     public func callAsFunction() throws(ResolutionError) -> Service {
         guard let container else { throw ResolutionError.containerReleased(Provider.self, name: name) }
         return try container.resolve(Service.self, name: name)

@@ -15,27 +15,22 @@
 /// lasts. A resolution kept and used later, or from another thread, resolves nothing: it throws
 /// ``ResolutionError/Kind-swift.enum/resolverExpired``. To resolve later, keep the container.
 public struct Resolution: Resolver {
-    /// The state of the top-level resolve. (Contexts are never freed, so a kept resolution can
-    /// always check whether it is still current.)
-    @usableFromInline
-    let context: ResolutionContext
-    /// The activation of `context` this resolution belongs to.
-    @usableFromInline
-    let activation: UInt64
-    /// Where lookups start: the container the top-level `resolve` was called on, or the container
-    /// that owns the `.container` or `.weak` registration whose factory received this.
-    ///
-    /// Not retained, so that a resolution kept by an instance does not keep its container alive
-    /// (the container keeps the instance). Only read while `context` is in this activation, when
-    /// the caller of the top-level `resolve` holds the container.
-    @usableFromInline
-    unowned(unsafe) let container: Container
+    let resolve: Resolve
+    /// The service whose factory or completion received this, with the path to it.
+    let frame: Frame?
+    /// Where lookups start: the container resolved from, or the one that keeps the shared
+    /// instance whose factory received this. Not retained, so that an instance keeping its
+    /// resolver does not keep its container (which keeps the instance); read only while the
+    /// resolve runs, which holds the container resolved from (and it its parents).
+    unowned let lookup: Container
+    /// The thread it works on.
+    let thread: UInt
 
-    @usableFromInline
-    init(context: ResolutionContext, activation: UInt64, container: Container) {
-        self.context = context
-        self.activation = activation
-        self.container = container
+    init(_ resolve: Resolve, _ frame: Frame?, _ lookup: Container) {
+        self.resolve = resolve
+        self.frame = frame
+        self.lookup = lookup
+        thread = Platform.currentThread
     }
 
     /// Resolves `service` registered under `name` with runtime `arguments`, as part of this
@@ -43,16 +38,15 @@ public struct Resolution: Resolver {
     ///
     /// - Throws: ``ResolutionError`` when nothing is registered, a cycle is found, a factory
     ///   throws, or this resolution has expired; with the path that led here.
-    @inlinable
     public func resolve<Service, each Argument>(
         _ service: Service.Type,
         name: String?,
         arguments: repeat each Argument
     ) throws(ResolutionError) -> Service {
-        guard context.isCurrent(activation) else {
+        guard resolve.isRunning, thread == Platform.currentThread else {
             throw ResolutionError.expired(Service.self, name: name, arguments: (repeat each Argument).self)
         }
-        return try context.resolve(service, name: name, from: container, arguments: repeat each arguments)
+        return try resolve.resolve(service, name: name, arguments: repeat each arguments, from: lookup, at: frame)
     }
 
     /// Resolves the unnamed registration of `service`, passing `arguments` to its factory.
@@ -62,7 +56,6 @@ public struct Resolution: Resolver {
     ///     PetOwner(name: "Stephen", pet: try r.resolve(Animal.self))
     /// }
     /// ```
-    @inlinable
     public func resolve<Service, each Argument>(
         _ service: Service.Type = Service.self,
         arguments: repeat each Argument
@@ -73,7 +66,6 @@ public struct Resolution: Resolver {
 
 extension ResolutionError {
     /// The error for a ``Lazy`` or ``Provider`` (`Wrapper`) used after its container was released.
-    @usableFromInline
     static func containerReleased<Wrapper>(_: Wrapper.Type, name: String?) -> ResolutionError {
         ResolutionError(
             kind: .containerReleased,
@@ -81,8 +73,7 @@ extension ResolutionError {
         )
     }
 
-    /// The error for a ``Resolution`` used after its top-level resolve, or on another thread.
-    @usableFromInline
+    /// The error for a resolver used after its top-level resolve, or on another thread.
     static func expired<Service, each Argument>(
         _: Service.Type,
         name: String?,

@@ -73,21 +73,51 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
     public let relatedServices: [String]
     /// For ``Kind/tooDeep``: how many services deep the chain was when it stopped.
     public let depth: Int?
-    /// For ``Kind/deadlock``: if the threads only took their singletons in opposite orders, the
-    /// instance the other thread creates, which the top-level resolve waits for before it runs
-    /// again.
-    @usableFromInline
-    var contested: Contested?
     /// For ``Kind/deadlock``: whether the resolves waiting for each other are async ones (tasks
     /// rather than threads).
     var isBetweenTasks = false
-    /// For ``Kind/deadlock`` between tasks: waits until the other task is done creating the
-    /// instance this resolve was refused, before it tries again.
-    var contestedCreation: (@Sendable () async -> Void)?
+    /// A synchronous part of an async resolve unwinding to wait for this creation by suspending
+    /// (never seen outside the resolve, unless a factory catches it on the way).
+    var suspension: Creation?
+    /// A completion's run undone: its instance was handed to another resolve to end a deadlock.
+    var isInterruption = false
 
-    /// Whether the top-level resolve may give up its claims and run again.
-    @usableFromInline
-    var isRetryable: Bool { contested != nil }
+    /// Whether it is a failure of what threw it, which the resolves waiting for the same shared
+    /// instance share — not a task's cancellation, a late resolve, or the unwinding of a part
+    /// that waits elsewhere (after which the instance is made again).
+    var isOwnFailure: Bool {
+        suspension == nil && !isInterruption && kind != .cancelled && kind != .resolverExpired
+    }
+
+    /// The error with which a synchronous part of an async resolve unwinds to wait for `creation`.
+    static func suspension(for creation: Creation) -> ResolutionError {
+        var error = ResolutionError(
+            kind: .deadlock, service: creation.service,
+            underlyingError: """
+                \(creation.service) is being created elsewhere: a synchronous factory of an async \
+                resolve stops here, and runs again once it can be had.
+                """)
+        error.suspension = creation
+        return error
+    }
+
+    /// The error that undoes the run of a completion whose instance was handed over.
+    static func interrupted(_ path: [Step]) -> ResolutionError {
+        var error = ResolutionError(
+            kind: .deadlock, service: path.last?.service ?? "?", path: path,
+            underlyingError: """
+                \(path.last?.service ?? "?") was handed to a resolve on another thread or task, to end a \
+                deadlock between them: its initCompleted closure runs again there.
+                """)
+        error.isInterruption = true
+        return error
+    }
+
+    /// The error for a cycle back to `binding`, found at the end of `path`.
+    static func cycle(back binding: any AnyBinding, path: [Step]) -> ResolutionError {
+        let start = path.firstIndex(of: binding.step) ?? path.startIndex
+        return ResolutionError(kind: .cycle, service: binding.step.service, path: Array(path[start...]))
+    }
 
     init(
         kind: Kind,

@@ -4,13 +4,13 @@
 /// container.register(Database.self) { _ in SQLiteDatabase() }.inScope(.container)
 /// ```
 ///
-/// The scopes that hand one instance to every thread, ``container`` and ``weak``, exist only for
-/// `Sendable` services: registering a non-`Sendable` service in them does not compile ("type
-/// 'Cache' does not conform to the 'Sendable' protocol"). Make the service `Sendable` (an actor,
-/// an immutable class, or a class that guards its state with a lock), or keep it in ``graph`` or
-/// ``transient``.
+/// ``transient`` and ``graph`` make instances for one resolve. The scopes that hand one instance
+/// to every resolve and every thread — ``container``, ``weak``, and those an app defines with a
+/// ``SharedScope`` — exist only for `Sendable` services: registering a non-`Sendable` service in
+/// them does not compile ("type 'Cache' does not conform to the 'Sendable' protocol"). Make the
+/// service `Sendable` (an actor, an immutable class, or a class that guards its state with a
+/// lock), or keep it in ``graph`` or ``transient``.
 public struct Scope<Service>: Sendable, Hashable, CustomStringConvertible {
-    @usableFromInline
     let kind: ScopeKind
 
     init(_ kind: ScopeKind) {
@@ -29,6 +29,26 @@ public struct Scope<Service>: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension Scope where Service: Sendable {
+    /// The scope that keeps one instance per registration in `scope`: how ``container`` and
+    /// ``weak`` are defined, and how an app defines a scope of its own.
+    ///
+    /// ```swift
+    /// extension SharedScope {
+    ///     /// The signed-in user's services, dropped on sign-out.
+    ///     static let session = SharedScope("session")
+    /// }
+    ///
+    /// extension Scope where Service: Sendable {
+    ///     static var session: Scope { Scope(.session) }
+    /// }
+    ///
+    /// container.register(ShoppingCart.self) { _ in ShoppingCart() }.inScope(.session)
+    /// container.resetScopedInstances(in: .session)  // on sign-out
+    /// ```
+    public init(_ scope: SharedScope) {
+        kind = .shared(scope)
+    }
+
     /// One instance per container, created exactly once, even when many threads resolve it first
     /// at the same time. Other threads see it only once its resolve has succeeded as a whole.
     public static var container: Scope { Scope(.container) }
@@ -38,27 +58,84 @@ extension Scope where Service: Sendable {
     public static var weak: Scope { Scope(.weak) }
 }
 
-/// A scope, without its service type.
-@usableFromInline
-enum ScopeKind: UInt8, Sendable, CustomStringConvertible {
-    case transient, graph, container, weak
+/// A scope that shares one instance of each registration in it, across resolves and threads,
+/// until it is reset: the storage behind ``Scope/container`` and ``Scope/weak``, and behind the
+/// scopes an app defines — a session scope whose instances go on sign-out, say.
+///
+/// ```swift
+/// extension SharedScope {
+///     static let session = SharedScope("session")
+/// }
+/// extension Scope where Service: Sendable {
+///     static var session: Scope { Scope(.session) }
+/// }
+/// ```
+///
+/// Every instance in a shared scope is made exactly once, published only when its resolve has
+/// succeeded, and kept by the registration's container: ``Container/resetScopedInstances(in:)``
+/// drops those of one scope, ``Container/resetScopedInstances()`` those of every scope. Two scopes
+/// are the same scope only if they are the same object.
+public final class SharedScope: Sendable, Hashable, CustomStringConvertible {
+    /// The scope's name, as errors, traces and the dependency graph show it.
+    public let name: String
+    /// Whether the scope holds its instances weakly: each is kept while something else holds it.
+    public let holdsWeakly: Bool
 
-    /// Whether instances are kept in the registration's cell and shared across threads.
-    @inlinable @inline(__always)
-    var keepsInstance: Bool {
-        switch self {
-        case .container, .weak: true
-        case .transient, .graph: false
-        }
+    /// A shared scope called `name`, holding its instances strongly or weakly.
+    public init(_ name: String, holdsWeakly: Bool = false) {
+        self.name = name
+        self.holdsWeakly = holdsWeakly
     }
 
-    @usableFromInline
+    /// One instance per registration, kept as long as its container: ``Scope/container``.
+    public static let container = SharedScope("container")
+
+    /// One instance per registration, kept while something else holds it: ``Scope/weak``.
+    public static let weak = SharedScope("weak", holdsWeakly: true)
+
+    public var description: String { name }
+
+    public static func == (lhs: SharedScope, rhs: SharedScope) -> Bool { lhs === rhs }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ObjectIdentifier(self))
+    }
+}
+
+/// A scope, without its service type.
+enum ScopeKind: Hashable, Sendable, CustomStringConvertible {
+    case transient, graph
+    case shared(SharedScope)
+
+    /// Whether instances are kept by the registration and shared across resolves and threads.
+    var isShared: Bool {
+        if case .shared = self { true } else { false }
+    }
+
+    /// Whether a shared scope holds its instances weakly.
+    var isWeak: Bool {
+        if case .shared(let scope) = self { scope.holdsWeakly } else { false }
+    }
+
+    /// Whether a resolve keeps its own instance: `.graph`; in a dry run, which keeps nothing, the
+    /// shared scopes too.
+    func isPerResolve(inDryRun isDryRun: Bool) -> Bool {
+        self == .graph || (isDryRun && isShared)
+    }
+
+    /// What the registration keeps of a new `instance`: all of it, a weak reference to an object,
+    /// or (a value in a weak scope) nothing.
+    func keeping<Service>(_ instance: Service) -> KeptState {
+        guard isWeak else { return .strong(Kept(instance)) }
+        guard type(of: instance as Any) is AnyClass else { return .empty }
+        return .weak(WeakReference(instance as AnyObject))
+    }
+
     var description: String {
         switch self {
         case .transient: "transient"
         case .graph: "graph"
-        case .container: "container"
-        case .weak: "weak"
+        case .shared(let scope): scope.name
         }
     }
 }

@@ -1,4 +1,4 @@
-public import Synchronization
+import Synchronization
 
 /// A property wrapper that a container fills in when it creates the instance holding it:
 /// ``Inject`` and ``WeakInject``, found by reflection.
@@ -40,25 +40,20 @@ enum AutoInjection {
 /// not run on every resolve of a type without injected properties.
 ///
 /// It holds the dynamic type last seen to have none; reading it is one relaxed atomic load.
-@usableFromInline
 final class AutoInjectionCache: Sendable {
     /// The `ObjectIdentifier` of that type, as bits; 0 if there is none yet.
-    @usableFromInline
     let typeWithoutProperties = Atomic<UInt>(0)
 
-    @usableFromInline
     init() {}
 
     /// The auto-injection that a new `instance` of `registration` needs, to run once its object
     /// graph exists (as `initCompleted` closures do), or `nil` if it has no ``Inject`` or
     /// ``WeakInject`` property.
     ///
-    /// The check for a type already seen to have none is inlined into the resolve.
-    @inlinable @inline(__always)
     func injection<Service>(
         into instance: Service,
-        of registration: Registration<Service>
-    ) -> (@Sendable (Resolution, Service) throws -> Void)? {
+        of binding: Binding<Service>
+    ) -> ((Resolution, Service) throws -> Void)? {
         let dynamicType: UInt
         if Service.self is AnyObject.Type {
             // A class instance: its isa pointer, without boxing it in an `Any`.
@@ -67,16 +62,15 @@ final class AutoInjectionCache: Sendable {
             dynamicType = UInt(bitPattern: ObjectIdentifier(type(of: instance as Any)))
         }
         if typeWithoutProperties.load(ordering: .relaxed) == dynamicType { return nil }
-        return reflectedInjection(into: instance, of: registration, dynamicType: dynamicType)
+        return reflectedInjection(into: instance, of: binding, dynamicType: dynamicType)
     }
 
     /// The slow path of ``injection(into:of:)``: reflection, remembered if it finds nothing.
-    @usableFromInline
-    func reflectedInjection<Service>(
+    private func reflectedInjection<Service>(
         into instance: Service,
-        of registration: Registration<Service>,
+        of binding: Binding<Service>,
         dynamicType: UInt
-    ) -> (@Sendable (Resolution, Service) throws -> Void)? {
+    ) -> ((Resolution, Service) throws -> Void)? {
         let properties = AutoInjection.properties(of: instance)
         guard !properties.isEmpty else {
             typeWithoutProperties.store(dynamicType, ordering: .relaxed)
@@ -87,7 +81,7 @@ final class AutoInjectionCache: Sendable {
                 do throws(InjectionError) {
                     try property.inject(from: resolution)
                 } catch {
-                    throw error.neededBy(registration)
+                    throw error.neededBy(binding)
                 }
             }
         }
@@ -100,16 +94,16 @@ extension InjectionError {
     /// `Server is not registered, needed by Client (App.swift:9) → @Inject property (Client.swift:3).`
     ///
     /// A cycle is reported as it is: it runs between registrations, not through the property.
-    func neededBy<Service>(_ registration: Registration<Service>) -> any Error {
+    func neededBy<Service>(_ binding: Binding<Service>) -> any Error {
         guard let resolutionError, resolutionError.kind != .cycle else { return self }
         let property = ResolutionError.Step(service: declaration, location: location)
         // The instance's own frame is on the path while its properties are injected: the
         // property goes right after it.
         var path = resolutionError.path
-        if let instance = path.lastIndex(of: registration.step) {
+        if let instance = path.lastIndex(of: binding.step) {
             path.insert(property, at: instance + 1)
         } else {
-            path = [registration.step, property] + path
+            path = [binding.step, property] + path
         }
         var error = ResolutionError(
             kind: resolutionError.kind,
@@ -120,7 +114,9 @@ extension InjectionError {
             relatedServices: resolutionError.relatedServices,
             depth: resolutionError.depth
         )
-        error.contested = resolutionError.contested
+        error.isBetweenTasks = resolutionError.isBetweenTasks
+        error.suspension = resolutionError.suspension
+        error.isInterruption = resolutionError.isInterruption
         return error
     }
 }

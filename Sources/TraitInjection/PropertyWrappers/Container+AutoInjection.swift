@@ -22,8 +22,8 @@ extension Container {
         guard !properties.isEmpty else { return }
         var failure: InjectionError?
         do {
-            try withTopLevelResolution { context throws(ResolutionError) in
-                let resolution = context.resolution(from: self)
+            try topLevel { resolve, frame throws(ResolutionError) in
+                let resolution = Resolution(resolve, frame, self)
                 for property in properties {
                     do throws(InjectionError) {
                         try property.inject(from: resolution)

@@ -36,7 +36,7 @@ public final class InjectorDefault<Value: Sendable>: Sendable {
 
     /// Creates a default holding `value`.
     public init(_ value: Value) {
-        storage = Locked.make(.value(value))
+        storage = Locked(.value(value))
     }
 
     /// Creates a default resolved from ``Container/shared`` each time it is read, until it is set.
@@ -50,7 +50,7 @@ public final class InjectorDefault<Value: Sendable>: Sendable {
     ///
     /// In a `.traits` file: `trait vet: Vet = .resolved()`.
     public init(_ resolved: Resolved) {
-        storage = Locked.make(.resolved(resolved.request))
+        storage = Locked(.resolved(resolved.request))
     }
 
     /// The current default: this task's override if there is one, otherwise the shared value.

@@ -23,7 +23,7 @@ final class IsolatedInjectorDefaults: Sendable {
 
     init(parent: IsolatedInjectorDefaults?, values: [ObjectIdentifier: any Sendable]) {
         self.parent = parent
-        self.values = Locked.make(values)
+        self.values = Locked(values)
     }
 
     func value(for id: ObjectIdentifier) -> (any Sendable)? {

@@ -1,19 +1,9 @@
-// Public imports, as in `Locked.swift`: the lock primitive's type appears in this
-// `@usableFromInline` class, which the inlinable trait accessors reach.
-#if canImport(Darwin)
-    public import Darwin
-#elseif canImport(Glibc)
-    public import Glibc
-#elseif canImport(Musl)
-    public import Musl
-#endif
-
 /// One instance's traits behind their own lock, in a single allocation.
 ///
 /// The entries (with the number the identifier's description shows) are the buffer's header and the
 /// lock word its one tail element, so the lock has the fixed address a `pthread_mutex_t` or
 /// `os_unfair_lock` needs, and creating a slot costs one allocation instead of two (a ``Locked``
-/// keeps its state in a block of its own).
+/// wraps a buffer of its own).
 ///
 /// The owning ``InjectableIdentifier`` holds the only lasting strong reference: the slot, and the
 /// instance's values with it, go when the identifier does. User code never runs under the lock:
@@ -38,18 +28,12 @@ final class TraitSlot: ManagedBuffer<TraitSlot.Header, LockPrimitive> {
     @usableFromInline
     static func make(_ entries: TraitEntries) -> TraitSlot {
         let slot = unsafeDowncast(create(minimumCapacity: 1) { _ in Header(entries: entries) }, to: TraitSlot.self)
-        slot.withUnsafeMutablePointerToElements { lock in
-            lock.initialize(to: LockPrimitive())
-            Locked<Void>.initialize(lock)
-        }
+        slot.withUnsafeMutablePointerToElements { Platform.initialize($0) }
         return slot
     }
 
     deinit {
-        withUnsafeMutablePointerToElements { lock in
-            Locked<Void>.destroy(lock)
-            lock.deinitialize(count: 1)
-        }
+        withUnsafeMutablePointerToElements { Platform.destroy($0) }
     }
 
     /// Runs `body` with exclusive access to the entries and returns its result.
@@ -73,8 +57,8 @@ final class TraitSlot: ManagedBuffer<TraitSlot.Header, LockPrimitive> {
     @inlinable
     func withLockedHeader<Result>(_ body: (inout Header) throws -> Result) rethrows -> Result {
         try withUnsafeMutablePointers { header, lock in
-            Locked<Void>.lock(lock)
-            defer { Locked<Void>.unlock(lock) }
+            Platform.lock(lock)
+            defer { Platform.unlock(lock) }
             return try body(&header.pointee)
         }
     }

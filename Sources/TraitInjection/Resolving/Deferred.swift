@@ -1,0 +1,126 @@
+/// ``Lazy`` and ``Provider``: resolvable for any registered service without a registration of
+/// their own, as `T?` is for `T`.
+protocol DeferredService {
+    associatedtype Deferred
+
+    /// When it resolves, in the place of a registration's location in errors.
+    static var deferral: String { get }
+
+    init(resolvingFrom container: Container, name: String?)
+}
+
+extension Lazy: DeferredService {
+    typealias Deferred = Service
+    static var deferral: String { "resolved on first access" }
+}
+
+extension Provider: DeferredService {
+    typealias Deferred = Service
+    static var deferral: String { "resolved on each call" }
+}
+
+extension DeferredService {
+    /// One resolving `Deferred` under `name` from `container`, made for a resolve whose path is
+    /// `path`. A dry run (``Container/verify()``) also checks that a synchronous resolve of
+    /// `Deferred` can work, without resolving it.
+    static func make(
+        from container: Container,
+        name: String?,
+        isDryRun: Bool,
+        path: @autoclosure () -> [ResolutionError.Step]
+    ) throws(ResolutionError) -> Self {
+        if isDryRun, let problem = laterResolveProblem(from: container, name: name) {
+            let step = ResolutionError.Step(
+                service: ServiceDescription(Self.self, name: name, arguments: Void.self).description, location: deferral)
+            throw ResolutionError(
+                kind: problem.kind,
+                service: problem.service,
+                path: path() + [step],
+                availableRegistrations: problem.kind == .notRegistered ? container.registrations(of: problem.serviceType) : []
+            )
+        }
+        return Self(resolvingFrom: container, name: name)
+    }
+
+    static func laterResolveProblem(from container: Container, name: String?) -> LaterResolveProblem? {
+        LaterResolveProblem.of(Deferred.self, name: name, from: container)
+    }
+}
+
+/// `Optional`, so that resolving `T?` resolves `T`.
+protocol OptionalService {
+    static func resolveWrapped<each Argument>(
+        with resolution: Resolution, name: String?, arguments: repeat each Argument
+    ) throws(ResolutionError) -> Any
+
+    static func resolveWrapped<each Argument>(
+        in resolution: AsyncResolution, name: String?, arguments: repeat each Argument
+    ) async throws(ResolutionError) -> Any
+
+    /// Why a later synchronous resolve of the wrapped service would fail.
+    static func laterResolveProblem(from container: Container, name: String?) -> LaterResolveProblem?
+}
+
+extension Optional: OptionalService {
+    static func resolveWrapped<each Argument>(
+        with resolution: Resolution, name: String?, arguments: repeat each Argument
+    ) throws(ResolutionError) -> Any {
+        Wrapped?.some(try resolution.resolve(Wrapped.self, name: name, arguments: repeat each arguments)) as Any
+    }
+
+    static func resolveWrapped<each Argument>(
+        in resolution: AsyncResolution, name: String?, arguments: repeat each Argument
+    ) async throws(ResolutionError) -> Any {
+        Wrapped?.some(try await resolution.resolve(Wrapped.self, name: name, arguments: repeat each arguments)) as Any
+    }
+
+    static func laterResolveProblem(from container: Container, name: String?) -> LaterResolveProblem? {
+        LaterResolveProblem.of(Wrapped.self, name: name, from: container)
+    }
+}
+
+/// What a ``Lazy`` shares between its copies: its container, held weakly, and the instance,
+/// resolved once.
+///
+/// The instance is kept in a shared scope of its own: this storage is the slot, and its binding
+/// (filed in no container) resolves `Service` by its name. The first access is a top-level resolve
+/// of that binding, so it gets what a singleton gets: one thread or task makes it while the others
+/// wait (a deadlock between them is handled as for singletons), a cycle back to the `Lazy`
+/// through its own first resolve is reported with its path, and nothing is kept unless the whole
+/// resolve succeeds. The binding's empty completion, queued after the service's own, makes the
+/// instance complete only once those have run.
+final class LazyStorage<Service>: KeptSlot {
+    /// Weak: a service the container keeps may hold the `Lazy`.
+    weak let container: Container?
+    let binding: Binding<Service>
+    private let kept = Locked(KeptState.empty)
+
+    init(resolvingFrom container: Container, name: String?) {
+        self.container = container
+        binding = Binding(
+            description: ServiceDescription(Lazy<Service>.self, name: name, arguments: Void.self),
+            location: Lazy<Service>.deferral,
+            assembly: nil,
+            scope: .shared(.container),
+            factory: .sync(FactoryBox<Service> { r in try r.resolve(Service.self, name: name) }),
+            completions: [.sync { _, _ in }],
+            reinitializeStrategy: .reUse,
+            autoInjects: false
+        )
+    }
+
+    func withKept<Result>(_ body: (inout KeptState, (any AnyBinding)?) -> Result) -> Result {
+        kept.withLock { body(&$0, binding) }
+    }
+
+    /// The instance, resolved on first access.
+    func value() throws(ResolutionError) -> Service {
+        if let instance = keptInstance(as: Service.self) { return instance }
+        guard let container else {
+            throw ResolutionError.containerReleased(Lazy<Service>.self, name: binding.description.name)
+        }
+        return try container.topLevel { resolve, frame throws(ResolutionError) in
+            try resolve.make(binding, keptIn: self, by: container, from: container, at: frame)
+        }
+    }
+}

@@ -1,0 +1,191 @@
+import Synchronization
+
+/// A container's registrations: one ``RegistryEntry`` per key, found without a lock.
+///
+/// **The one clever piece of the engine** (the cached-singleton and two-thread rows of
+/// `Benchmarks/README.md` need it: a lookup under the registry's lock makes two threads that
+/// resolve different singletons contend on that lock). Its invariants, relied on here only:
+///
+/// 1. *An entry is never removed.* Each key gets one entry, made by its first `register` and kept
+///    until the registry goes; registering the key again changes the entry's state under the
+///    entry's own lock (``RegistryEntry``), not the index.
+/// 2. *An index is immutable and lives as long as the registry.* An ``Index`` is a `Dictionary`
+///    of entries built under the lock and never changed; a newer one replaces it for lookups, and
+///    the older one is kept in `Master.indexes` until the registry's `deinit`. A lookup therefore
+///    reads the published index by its address, without retaining it, as long as it holds the
+///    registry (it does: its caller holds the container).
+/// 3. *Garbage is bounded.* A new index is built only when a lookup misses keys registered since
+///    the last one, and only while the entries of retired indexes number at most twice the live
+///    ones plus 64; otherwise the lookup takes the lock and reads `Master.entries`, which is always
+///    complete. So memory stays within three times the live index, however registrations and
+///    lookups interleave.
+///
+/// Lock order: `master`, then an entry's lock (``register(_:for:)`` only).
+final class Registry: Sendable {
+    /// An immutable map from keys to entries.
+    final class Index: Sendable {
+        let entries: [ServiceKey: RegistryEntry]
+
+        init(_ entries: [ServiceKey: RegistryEntry]) {
+            self.entries = entries
+        }
+    }
+
+    private struct Master {
+        /// Every entry: the truth that an index is a copy of.
+        var entries: [ServiceKey: RegistryEntry] = [:]
+        /// Every index ever published, the current one last (invariant 2).
+        var indexes: [Index] = []
+        /// How many entries the retired indexes hold (invariant 3).
+        var retiredEntries = 0
+    }
+
+    private let master = Locked(Master())
+    /// The address of the current ``Index`` (retained by `master.indexes`), or 0 before the first.
+    private let published = Atomic<UInt>(0)
+
+    init() {}
+
+    /// The entry for `key`, if anything was ever registered under it.
+    func entry(for key: ServiceKey) -> RegistryEntry? {
+        let address = published.load(ordering: .acquiring)
+        if let pointer = UnsafeRawPointer(bitPattern: address) {
+            // Invariant 2: the registry keeps the index alive, and the caller keeps the registry.
+            let found = Unmanaged<Index>.fromOpaque(pointer)._withUnsafeGuaranteedRef { $0.entries[key] }
+            if let found { return found }
+        }
+        return master.withLock { master in
+            let found = master.entries[key]
+            let indexed = master.indexes.last?.entries.count ?? 0
+            // Registered since the index was built: index it again, if the garbage allows it (and
+            // another lookup has not just done so).
+            if found != nil, master.indexes.last?.entries[key] == nil,
+                master.retiredEntries + indexed <= 2 * master.entries.count + 64
+            {
+                master.retiredEntries += indexed
+                let index = Index(master.entries)
+                master.indexes.append(index)
+                published.store(UInt(bitPattern: Unmanaged.passUnretained(index).toOpaque()), ordering: .releasing)
+            }
+            return found
+        }
+    }
+
+    /// Files `binding` under `key`, and returns what the entry let go (the binding it replaced
+    /// and its kept instance) for the caller to release with no lock held.
+    func register(_ binding: any AnyBinding, for key: ServiceKey) -> Any? {
+        let entry = master.withLock { master in
+            if let entry = master.entries[key] { return entry }
+            let entry = RegistryEntry()
+            master.entries[key] = entry
+            return entry
+        }
+        return entry.replace(with: binding)
+    }
+
+    /// Every key and entry, in no particular order.
+    var entries: [(key: ServiceKey, entry: RegistryEntry)] {
+        master.withLock { $0.entries.map { ($0.key, $0.value) } }
+    }
+
+    /// How many indexes have been built, for tests.
+    var indexCount: Int {
+        master.withLock { $0.indexes.count }
+    }
+}
+
+/// One key's registration and the instance its scope keeps, behind one lock of its own (padded:
+/// threads resolving different singletons do not contend).
+final class RegistryEntry: Sendable, KeptSlot {
+    private struct State {
+        var binding: (any AnyBinding)?
+        var kept = KeptState.empty
+    }
+
+    private let state = Locked(State(), padded: true)
+
+    /// The current binding, and the instance its scope keeps now, read together.
+    func read() -> (binding: (any AnyBinding)?, kept: KeptState) {
+        state.withLock { ($0.binding, $0.kept) }
+    }
+
+    /// Replaces the binding. The replaced one's kept instance is let go; an instance being made
+    /// for it is not kept when it is published, and the resolves still using it carry on.
+    func replace(with binding: any AnyBinding) -> Any? {
+        state.withLock { state in
+            defer {
+                state.binding = binding
+                state.kept = .empty
+            }
+            return (state.binding, state.kept)
+        }
+    }
+
+    func withKept<Result>(_ body: (inout KeptState, (any AnyBinding)?) -> Result) -> Result {
+        state.withLock { body(&$0.kept, $0.binding) }
+    }
+}
+
+/// What a shared scope keeps for one registration.
+enum KeptState {
+    case empty
+    /// A resolve is making it: other resolves wait for the creation (``Waits``).
+    case creating(Creation)
+    /// Kept strongly: a `Kept<Service>`.
+    case strong(AnyObject)
+    /// Kept weakly, while others hold it.
+    case weak(WeakReference)
+}
+
+/// A kept instance, in a box of its type, so that reading it back needs no dynamic cast.
+final class Kept<Service>: @unchecked Sendable {
+    // `@unchecked Sendable`: only the shared scopes keep instances, and they are offered for
+    // `Sendable` services only (``Scope``).
+    let instance: Service
+
+    init(_ instance: Service) {
+        self.instance = instance
+    }
+}
+
+/// An object held weakly.
+final class WeakReference: @unchecked Sendable {
+    // `@unchecked Sendable`: the reference is written once, in `init`, before it is shared.
+    weak var object: AnyObject?
+
+    init(_ object: AnyObject) {
+        self.object = object
+    }
+}
+
+/// A place a shared scope keeps one registration's instance in: a ``RegistryEntry``, or a
+/// ``Lazy``'s storage.
+protocol KeptSlot: AnyObject, Sendable {
+    /// Runs `body` under the slot's lock with its kept state and the binding it belongs to now.
+    func withKept<Result>(_ body: (inout KeptState, (any AnyBinding)?) -> Result) -> Result
+}
+
+extension KeptSlot {
+    /// The instance kept now, if any. A strong reference loaded from a weak one may be the last:
+    /// the caller lets it go, outside the lock.
+    func keptInstance<Service>(as _: Service.Type) -> Service? {
+        let (strong, weak) = withKept { kept, _ -> (AnyObject?, AnyObject?) in
+            switch kept {
+            case .strong(let box): (box, nil)
+            case .weak(let reference): (nil, reference.object)
+            case .empty, .creating: (nil, nil)
+            }
+        }
+        if let strong { return unsafeDowncast(strong, to: Kept<Service>.self).instance }
+        return weak.flatMap { $0 as? Service }
+    }
+
+    /// Drops the kept instance (and lets a creation under way keep nothing): returns it, for the
+    /// caller to release with no lock held.
+    func reset() -> Any? {
+        withKept { kept, _ in
+            defer { kept = .empty }
+            return kept
+        }
+    }
+}

@@ -1,0 +1,408 @@
+/// The one wait graph: every resolve — on a thread or in a task — that waits for a shared
+/// instance another is making, and every ``Creation``'s state, behind one monitor.
+///
+/// Waits are rare (only while a shared instance is first made), so one lock serves the process;
+/// a blocked thread sleeps on its condition, a task suspends, and any change wakes them all to
+/// look again. Before a resolve waits, it follows the waits:
+///
+/// - **Within one outermost resolve** (its nested resolves and the tasks its factories await) an
+///   instance is shared as soon as it is made — by the resolve that made it; by the others once its
+///   completions have run, since they would otherwise see it half-built (a cycle). A resolve
+///   waits for another task of its tree to make one, unless that task waits, through others, for
+///   something on its own path: a cycle.
+/// - **Between outermost resolves**, an instance is shared once it is published, when the resolve
+///   that made it succeeds. If the resolves wait for each other in a circle, the one that would
+///   close it hands every instance it has made and that another resolve waits for — with the
+///   completions still to run — to that resolve (``yield(_:detectedBy:)``): nothing is made twice,
+///   and the waits go on. If what closes the circle is still being made (its factory needs the
+///   other), that is a real deadlock: an error, nothing hangs.
+///
+/// Lock order: this monitor, then a slot's or a resolve's lock. No user code runs under it, and
+/// values it lets go are returned to callers to release after it.
+final class Waits: @unchecked Sendable {
+    // `@unchecked Sendable`: `waits`, `lastNumber` and `suspended`, and the mutable fields of every
+    // ``Creation``, are used only with `monitor` locked.
+    static let shared = Waits()
+
+    /// A resolve waiting for a creation, at `frame` (`nil`: at its end, for one it handed over).
+    private struct Wait {
+        let resolve: Resolve
+        let frame: Frame?
+        let creation: Creation
+    }
+
+    /// What a waiting resolve does next.
+    private enum Decision {
+        case instance(UncheckedBox<Any>)
+        /// The creation is over: look at the slot again.
+        case reclaim
+        case wait
+        /// Something changed (instances were handed over): decide again.
+        case recheck
+        case failed(ResolutionError)
+    }
+
+    private let monitor = Monitor()
+    private var waits: [UInt64: Wait] = [:]
+    private var lastNumber: UInt64 = 0
+    private var suspended: [UInt64: CheckedContinuation<Void, Never>] = [:]
+
+    private init() {}
+
+    // MARK: Creations
+
+    /// Records `instance` as made for `creation`, with `completions` to run before it is complete.
+    ///
+    /// - Returns: `false` if its resolve has ended or failed meanwhile (a task its factory did not
+    ///   await made it late): then it is abandoned, and its waiters claim again.
+    func made(_ creation: Creation, instance: Any, keeping kept: KeptState, completions: Int) -> Bool {
+        let (isMade, released) = changing { () -> (Bool, [Any]) in
+            guard creation.owner.isRunning, case .pending = creation.outcome else {
+                return (false, abandon(creation, because: nil))
+            }
+            creation.instance = instance
+            creation.kept = kept
+            creation.completionsLeft = completions
+            creation.creator = nil
+            return (true, [])
+        }
+        withExtendedLifetime(released) {}
+        return isMade
+    }
+
+    /// Records that `frame` makes `creation`.
+    func creating(_ creation: Creation, at frame: Frame) {
+        locked { creation.creator = frame }
+    }
+
+    /// Whether `slot` holds an instance being made by the tree of `resolve` that is already made:
+    /// a resolve of the tree gets it (for the trace).
+    func isMade(_ slot: any KeptSlot, forTreeOf resolve: Resolve) -> Bool {
+        guard case .creating(let creation) = slot.withKept({ kept, _ in kept }) else { return false }
+        return locked { creation.instance != nil && creation.owner.isInTree(of: resolve) }
+    }
+
+    /// Whether `resolve` still owns `creation` and so runs its completion `pending` now.
+    func beginCompletion(_ creation: Creation, _ pending: Resolve.Pending, by resolve: Resolve) -> Bool {
+        locked {
+            guard creation.owner === resolve, case .pending = creation.outcome else { return false }
+            creation.running = pending
+            return true
+        }
+    }
+
+    /// Ends the run of a completion of `creation` by `resolve`.
+    ///
+    /// - Returns: `false` if the creation was handed over meanwhile: that run does not count (it
+    ///   runs again in the resolve that has it now).
+    func endCompletion(_ creation: Creation, by resolve: Resolve, succeeded: Bool) -> Bool {
+        changing { () -> Bool in
+            guard creation.owner === resolve, creation.running != nil else { return false }
+            creation.running = nil
+            if succeeded { creation.completionsLeft -= 1 }
+            return true
+        }
+    }
+
+    /// Abandons the creations of `claims` that `resolve` still owns; returns what they held, for
+    /// the caller to let go. Their waiters get `error`, or claim again if it is `nil`.
+    func abandon(_ claims: [Creation], by resolve: Resolve, because error: ResolutionError?) -> [Any] {
+        changing {
+            claims.filter { $0.owner === resolve }.flatMap { abandon($0, because: error) }
+        }
+    }
+
+    /// Settles what a successful `resolve` still owns of `claims`: the outermost resolve (or a
+    /// nested one whose outer resolve has succeeded already) publishes it; a nested one hands it
+    /// to its outer resolve; if that one has failed, it is abandoned and this returns `false`.
+    func settle(_ claims: [Creation], endedBy resolve: Resolve) -> Bool {
+        let (handled, released) = changing { () -> (Bool, [Any]) in
+            let mine = claims.filter { creation in
+                guard creation.owner === resolve, case .pending = creation.outcome else { return false }
+                return true
+            }
+            guard let outer = resolve.outer else { return (true, mine.flatMap(publish)) }
+            let phase = outer.state.withLock { state -> Resolve.Phase in
+                if state.phase == .running { state.claims += mine }
+                return state.phase
+            }
+            switch phase {
+            case .running:
+                for creation in mine { creation.owner = outer }
+                return (true, [])
+            case .succeeded:
+                return (true, mine.flatMap(publish))
+            case .failed:
+                return (false, mine.flatMap { abandon($0, because: nil) })
+            }
+        }
+        withExtendedLifetime(released) {}
+        return handled
+    }
+
+    /// The first creation `resolve` handed over that is neither published nor back with it, to
+    /// wait for at its end; `nil` once there is none.
+    ///
+    /// - Throws: the error of one that was abandoned: what this resolve made is not kept.
+    func unsettledYield(of resolve: Resolve) throws(ResolutionError) -> Creation? {
+        let yielded = resolve.state.withLock(\.yielded)
+        return try locked { () throws(ResolutionError) -> Creation? in
+            for creation in yielded where creation.owner !== resolve {
+                switch creation.outcome {
+                case .published: continue
+                case .pending: return creation
+                case .abandoned(let error):
+                    throw error
+                        ?? ResolutionError(
+                            kind: .factoryFailed, service: creation.service,
+                            underlyingError: "the resolve it was handed to, to end a deadlock, failed")
+                }
+            }
+            return nil
+        }
+    }
+
+    private func publish(_ creation: Creation) -> [Any] {
+        guard creation.isComplete else {
+            // Still being made by a task its factory did not await: abandoned when made.
+            return creation.instance == nil ? [] : abandon(creation, because: nil)
+        }
+        let replaced = creation.slot?.withKept { kept, _ -> KeptState? in
+            guard case .creating(let current) = kept, current === creation else { return nil }
+            defer { kept = creation.kept }
+            return kept
+        }
+        creation.outcome = .published
+        defer { (creation.instance, creation.kept) = (nil, .empty) }
+        return [replaced as Any, creation.instance as Any, creation.kept]
+    }
+
+    private func abandon(_ creation: Creation, because error: ResolutionError?) -> [Any] {
+        guard case .pending = creation.outcome else { return [] }
+        creation.slot?.withKept { kept, _ in
+            if case .creating(let current) = kept, current === creation { kept = .empty }
+        }
+        creation.outcome = .abandoned(error)
+        defer { (creation.instance, creation.kept, creation.running, creation.creator) = (nil, .empty, nil, nil) }
+        return [creation.instance as Any, creation.kept, creation.running as Any, creation.creator as Any]
+    }
+
+    // MARK: Waiting
+
+    /// Blocks until `creation` can be had: its instance, or `nil` to claim again.
+    ///
+    /// A synchronous part of an async resolve never blocks: it records the creation as the
+    /// resolve's `suspension` and throws, and the task suspends where it can (``Resolve``).
+    func wait(for creation: Creation, by resolve: Resolve, at frame: Frame?) throws(ResolutionError) -> Any? {
+        monitor.lock()
+        lastNumber += 1
+        let number = lastNumber
+        var resumed: [CheckedContinuation<Void, Never>] = []
+        defer {
+            waits[number] = nil
+            monitor.unlock()
+            for continuation in resumed { continuation.resume() }
+        }
+        while true {
+            switch decide(creation, by: resolve, at: frame, waking: &resumed) {
+            case .instance(let box): return box.value
+            case .reclaim: return nil
+            case .failed(let error): throw error
+            case .recheck: continue
+            case .wait:
+                if resolve.isAsync {
+                    resolve.state.withLock { $0.suspension = creation }
+                    throw ResolutionError.suspension(for: creation)
+                }
+                waits[number] = Wait(resolve: resolve, frame: frame, creation: creation)
+                monitor.wait()
+            }
+        }
+    }
+
+    /// Suspends until `creation` can be had: its instance, or `nil` to claim again.
+    func waitSuspending(for creation: Creation, by resolve: Resolve, at frame: Frame?) async throws(ResolutionError)
+        -> Any?
+    {
+        let number = locked {
+            lastNumber += 1
+            return lastNumber
+        }
+        defer { locked { waits[number] = nil } }
+        while true {
+            if Task.isCancelled {
+                throw ResolutionError(kind: .cancelled, service: creation.binding.step.service, path: frame.steps)
+            }
+            var decision = Decision.wait
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    var resumed: [CheckedContinuation<Void, Never>] = []
+                    monitor.lock()
+                    decision = decide(creation, by: resolve, at: frame, waking: &resumed)
+                    if case .wait = decision, !Task.isCancelled {
+                        waits[number] = Wait(resolve: resolve, frame: frame, creation: creation)
+                        suspended[number] = continuation
+                    } else {
+                        resumed.append(continuation)
+                    }
+                    monitor.unlock()
+                    for continuation in resumed { continuation.resume() }
+                }
+            } onCancel: {
+                locked { suspended.removeValue(forKey: number) }?.resume()
+            }
+            switch decision {
+            case .instance(let box): return box.value
+            case .reclaim: return nil
+            case .failed(let error): throw error
+            case .recheck, .wait: continue
+            }
+        }
+    }
+
+    /// Decides what `resolve`, at `frame`, does about `creation`. Call with the monitor locked;
+    /// continuations to resume once it is unlocked go to `resumed`.
+    private func decide(
+        _ creation: Creation,
+        by resolve: Resolve,
+        at frame: Frame?,
+        waking resumed: inout [CheckedContinuation<Void, Never>]
+    ) -> Decision {
+        switch creation.outcome {
+        case .published, .abandoned(nil): return .reclaim
+        case .abandoned(let error?): return .failed(error)
+        case .pending: break
+        }
+        let owner = creation.owner
+        if owner.isInTree(of: resolve) {
+            if let instance = creation.instance {
+                if owner === resolve || creation.isComplete { return .instance(UncheckedBox(instance)) }
+                if frame == nil { return .wait }  // At its end: the other resolve of the tree completes it.
+                return .failed(.cycle(back: creation.binding, path: frame.steps))
+            }
+            guard let frame else { return .wait }
+            // Made further up this path, or by a task that waits for something on this path.
+            if let creator = creation.creator, frame.chain.contains(where: { $0 === creator }) {
+                return .failed(.cycle(back: creation.binding, path: frame.steps))
+            }
+            if leadsBack(from: creation, to: frame) { return .failed(.cycle(back: creation.binding, path: frame.steps)) }
+            return .wait
+        }
+        guard let circle = circle(from: owner.root, to: resolve.root, first: creation) else { return .wait }
+        let handedOver = yield(resolve.root, detectedBy: frame)
+        guard handedOver.isEmpty else {
+            wake(&resumed)
+            // Running a completion of what it handed over: that run is undone (it runs again there).
+            if let frame, frame.chain.contains(where: { $0.isCompletion && handedOver.contains($0.creation) }) {
+                return .failed(ResolutionError.interrupted(frame.steps))
+            }
+            return .recheck
+        }
+        var error = ResolutionError(
+            kind: .deadlock, service: creation.service, path: frame.steps, relatedServices: circle.map(\.service))
+        error.isBetweenTasks = resolve.isAsync
+        return .failed(error)
+    }
+
+    /// Whether a task of the same tree that makes `creation` waits, through others, for something
+    /// `frame`'s path makes: waiting for it would close a circle of waits.
+    private func leadsBack(from creation: Creation, to frame: Frame) -> Bool {
+        let onPath = Set(frame.chain.compactMap { $0.creation.map(ObjectIdentifier.init) })
+        var visited: Set<ObjectIdentifier> = []
+        var frontier = [creation]
+        while let next = frontier.popLast() {
+            if onPath.contains(ObjectIdentifier(next)) { return true }
+            guard visited.insert(ObjectIdentifier(next)).inserted else { continue }
+            for wait in waits.values where wait.resolve.isInTree(of: frame.resolve) {
+                if wait.frame?.chain.contains(where: { $0.creation === next }) == true {
+                    frontier.append(wait.creation)
+                }
+            }
+        }
+        return false
+    }
+
+    /// The creations along the waits from the tree of `start` to the tree of `goal`, `first`
+    /// first, if the waits lead there.
+    private func circle(from start: Resolve, to goal: Resolve, first: Creation) -> [Creation]? {
+        var visited: Set<ObjectIdentifier> = [ObjectIdentifier(start)]
+        var frontier: [(root: Resolve, path: [Creation])] = [(start, [first])]
+        while !frontier.isEmpty {
+            let (root, path) = frontier.removeFirst()
+            if root === goal { return path }
+            for wait in waits.values where wait.resolve.root === root {
+                let next = wait.creation.owner.root
+                if visited.insert(ObjectIdentifier(next)).inserted { frontier.append((next, path + [wait.creation])) }
+            }
+        }
+        return nil
+    }
+
+    /// Hands every instance made in the tree of `root` that a resolve of another tree waits for to
+    /// that resolve, with the completions it still has to run, unless another task of the tree
+    /// runs one of them now. Call with the monitor locked.
+    ///
+    /// - Returns: What was handed over.
+    private func yield(_ root: Resolve, detectedBy frame: Frame?) -> [Creation] {
+        var handedOver: [Creation] = []
+        for wait in waits.values where wait.resolve.root !== root {
+            let creation = wait.creation
+            guard creation.owner.root === root, creation.instance != nil, case .pending = creation.outcome,
+                !handedOver.contains(where: { $0 === creation })
+            else { continue }
+            if creation.running != nil,
+                frame?.chain.contains(where: { $0.isCompletion && $0.creation === creation }) != true
+            {
+                continue
+            }
+            let previous = creation.owner
+            var moved = creation.running.map { [$0] } ?? []
+            creation.running = nil
+            moved += previous.state.withLock { state in
+                defer {
+                    state.queue.removeAll { $0.creation === creation }
+                    state.yielded.append(creation)
+                }
+                return state.queue.filter { $0.creation === creation }
+            }
+            creation.owner = wait.resolve
+            wait.resolve.state.withLock { state in
+                state.queue += moved
+                state.claims.append(creation)
+            }
+            handedOver.append(creation)
+        }
+        return handedOver
+    }
+
+    // MARK: The monitor
+
+    private func locked<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+        monitor.lock()
+        defer { monitor.unlock() }
+        return try body()
+    }
+
+    /// Runs `body` locked, then wakes every waiter to look again.
+    private func changing<Result>(_ body: () -> Result) -> Result {
+        var resumed: [CheckedContinuation<Void, Never>] = []
+        monitor.lock()
+        let result = body()
+        wake(&resumed)
+        monitor.unlock()
+        for continuation in resumed { continuation.resume() }
+        return result
+    }
+
+    private func wake(_ resumed: inout [CheckedContinuation<Void, Never>]) {
+        monitor.broadcast()
+        resumed += suspended.values
+        suspended = [:]
+    }
+}
+
+extension Array where Element == Creation {
+    func contains(_ creation: Creation?) -> Bool {
+        contains { $0 === creation }
+    }
+}
