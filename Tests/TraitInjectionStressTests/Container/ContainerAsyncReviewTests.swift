@@ -142,7 +142,7 @@ struct ContainerAsyncReviewTests {
         let container = Container()
         let made = Counter()
         container.register(Model.self) { @MainActor _ in Model(number: made.increment()) }.inScope(.container)
-        try await Task.detached { try await container.verifyAsync() }.value
+        _ = try await Task.detached { try await container.verifyAsync() }.value
         #expect(made.count == 1)
         let model = try await Task.detached { try await container.resolveAsync(Model.self) }.value
         #expect(made.count == 2)

@@ -1,0 +1,258 @@
+import Dispatch
+import Synchronization
+import TestFixtures
+import Testing
+import TraitInjection
+
+/// The seven behaviours issue 26 fixed where the old synchronous and async engines met, each a
+/// test that failed on the code before it (`0e8d12f`).
+@Suite("Container: one engine for sync and async resolves (issue 26)", .timeLimit(.minutes(2)))
+struct ContainerEngineTests {
+    final class Thing: @unchecked Sendable {
+        let generation: Int
+        var completed = false
+        init(_ generation: Int) { self.generation = generation }
+    }
+
+    @Test("1. A registration replaced while another thread resolves is seen whole, or the old one is")
+    func replacementIsSeenWhole() throws {
+        let container = Container()
+        container.register(Thing.self) { _ in Thing(0) }
+        let midStatement = Mutex<Thing?>(nil)
+        /// Resolves on another thread in the middle of the statement that replaces the
+        /// registration (after `inScope`, before `initCompleted`), and returns the completion.
+        func resolvingElsewhere() -> @Sendable (Resolution, Thing) throws -> Void {
+            let done = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async {
+                midStatement.withLock { $0 = try? container.resolve(Thing.self) }
+                done.signal()
+            }
+            done.wait()
+            return { _, thing in thing.completed = true }
+        }
+        container.register(Thing.self) { _ in Thing(1) }.inScope(.container).initCompleted(resolvingElsewhere())
+        #expect(midStatement.withLock { $0 }?.generation == 0)
+        let thing = try container.resolve(Thing.self)
+        #expect(thing.generation == 1)
+        #expect(thing.completed)
+        #expect(try container.resolve(Thing.self) === thing)
+    }
+
+    @Test("2. A shared instance is one for sync and async resolves: an async initCompleted makes no second")
+    func oneInstanceForSyncAndAsync() async throws {
+        let container = Container()
+        let made = Counter()
+        do {
+            // Refined in steps through a variable: it takes effect as a whole when the variable goes.
+            let registration = container.register(Service.self) { _ in Service(number: made.increment()) }
+                .inScope(.container)
+            registration.initCompleted { _, _ in await Task.yield() }
+        }
+        let error = #expect(throws: ResolutionError.self) { try container.resolve(Service.self) }
+        #expect(error?.kind == .needsAsyncResolve)
+        let first = try await container.resolveAsync(Service.self)
+        // Once made, every resolve gets it, synchronous ones too.
+        #expect(try container.resolve(Service.self) === first)
+        #expect(try await container.resolveAsync(Service.self) === first)
+        #expect(made.count == 1)
+    }
+
+    @Test("3. A synchronous factory in an async resolve waits for another thread's singleton by suspending")
+    func synchronousPartSuspends() async throws {
+        let container = Container()
+        let creating = Gate()
+        let released = Mutex<String?>(nil)
+        @Sendable func release(by opener: String) {
+            released.withLock { if $0 == nil { $0 = opener } }
+        }
+        container.register(Service.self, name: "slow") { _ in
+            creating.open()
+            // The thread making it waits for a task: the cooperative pool must not be blocked.
+            while released.withLock({ $0 }) == nil { usleepCompat(100) }
+            return Service()
+        }
+        .inScope(.container)
+        container.register(Int.self) { r in try r.resolve(Service.self, name: "slow").number + 1 }
+        let creator = DispatchGroup()
+        DispatchQueue.global().async(group: creator) { _ = try? container.resolve(Service.self, name: "slow") }
+        // Should the pool be blocked after all, a thread opens the way after 20 seconds.
+        DispatchQueue.global().asyncAfter(deadline: .now() + 20) { release(by: "a thread, late") }
+        await creating.wait()
+        // More tasks than the pool has threads, each needing it through a synchronous factory.
+        async let numbers = inTasks(8) { _ in try? await container.resolveAsync(Int.self) }
+        try await Task.sleep(for: .milliseconds(50))
+        release(by: "a task")
+        #expect(await numbers.allSatisfy { $0 == 1 })
+        #expect(released.withLock { $0 } == "a task")
+        creator.wait()
+    }
+
+    @Test("3. A thread and a task taking two singletons in opposite orders both succeed, each made once")
+    func oppositeOrdersThreadAndTask() async throws {
+        for _ in 0..<10 {
+            let container = Container()
+            let made = Counter()
+            for name in ["A", "B"] {
+                container.register(Service.self, name: name) { _ in
+                    made.increment()
+                    usleepCompat(2_000)
+                    return Service()
+                }
+                .inScope(.container)
+            }
+            container.register(String.self, name: "AB") { r in
+                "\(try r.resolve(Service.self, name: "A").number)\(try r.resolve(Service.self, name: "B").number)"
+            }
+            container.register(String.self, name: "BA") { r in
+                "\(try r.resolve(Service.self, name: "B").number)\(try r.resolve(Service.self, name: "A").number)"
+            }
+            let thread = Mutex<String?>(nil)
+            let group = DispatchGroup()
+            DispatchQueue.global().async(group: group) {
+                thread.withLock { $0 = try? container.resolve(String.self, name: "AB") }
+            }
+            let task = try await container.resolveAsync(String.self, name: "BA")
+            await withCheckedContinuation { continuation in group.notify(queue: .global()) { continuation.resume() } }
+            #expect(thread.withLock { $0 } != nil)
+            #expect(task == "00")
+            #expect(made.count == 2)
+        }
+    }
+
+    final class Model: Sendable {
+        let isOnMainActor: Bool
+        @MainActor init() { isOnMainActor = true }
+    }
+
+    final class Link: Sendable {
+        let next: Link?
+        let model: Model?
+        init(next: Link?, model: Model?) {
+            self.next = next
+            self.model = model
+        }
+    }
+
+    /// Uses about `kilobytes` of stack, then runs `body` with that still in use.
+    @inline(never)
+    static func deep<Result>(kilobytes: Int, _ body: () throws -> Result) rethrows -> Result {
+        var padding: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+        let result = try withUnsafeMutableBytes(of: &padding) { bytes in
+            bytes[0] = UInt8(truncatingIfNeeded: kilobytes)
+            return try kilobytes <= 0 ? body() : deep(kilobytes: kilobytes - 1, body)
+        }
+        return withExtendedLifetime(padding) { result }
+    }
+
+    @MainActor
+    @Test("4. A deep chain resolved on the main actor keeps it: a main-actor factory at its end runs there")
+    func deepChainOnTheMainActor() throws {
+        let container = Container()
+        container.register(Model.self) { @MainActor _ in Model() }
+        container.register(Link.self) { (r, depth: Int) in
+            // Each link takes stack enough that the chain outgrows the main actor's thread.
+            try Self.deep(kilobytes: 16) {
+                depth == 0
+                    ? Link(next: nil, model: try r.resolve(Model.self))
+                    : Link(next: try r.resolve(Link.self, arguments: depth - 1), model: nil)
+            }
+        }
+        var link: Link? = try container.resolve(Link.self, arguments: 1_500)
+        while let next = link?.next { link = next }
+        #expect(link?.model?.isOnMainActor == true)
+    }
+
+    final class Completing: @unchecked Sendable {
+        var other: Completing?
+    }
+
+    @Test("5. Singletons taken in opposite orders, or completing each other, from two threads: each made once")
+    func exactlyOnceFromBothEnds() throws {
+        for _ in 0..<20 {
+            let container = Container()
+            let made = Counter()
+            for name in ["A", "B"] {
+                container.register(Service.self, name: name) { _ in
+                    made.increment()
+                    usleepCompat(2_000)
+                    return Service()
+                }
+                .inScope(.container)
+                container.register(String.self, name: name) { r in
+                    let first = try r.resolve(Service.self, name: name)
+                    let second = try r.resolve(Service.self, name: name == "A" ? "B" : "A")
+                    return "\(ObjectIdentifier(first).hashValue)-\(ObjectIdentifier(second).hashValue)"
+                }
+            }
+            let failures = Counter()
+            onThreads(2) { thread in
+                if (try? container.resolve(String.self, name: thread == 0 ? "A" : "B")) == nil { failures.increment() }
+            }
+            #expect(failures.count == 0)
+            #expect(made.count == 2)
+        }
+        for _ in 0..<20 {
+            let container = Container()
+            let made = Counter()
+            for name in ["A", "B"] {
+                container.register(Completing.self, name: name) { _ in
+                    made.increment()
+                    usleepCompat(2_000)
+                    return Completing()
+                }
+                .inScope(.container)
+                .initCompleted { r, completing in
+                    completing.other = try r.resolve(Completing.self, name: name == "A" ? "B" : "A")
+                }
+            }
+            let failures = Counter()
+            onThreads(2) { thread in
+                if (try? container.resolve(Completing.self, name: thread == 0 ? "A" : "B")) == nil {
+                    failures.increment()
+                }
+            }
+            #expect(failures.count == 0)
+            #expect(made.count == 2)
+            let a = try container.resolve(Completing.self, name: "A")
+            let b = try container.resolve(Completing.self, name: "B")
+            #expect(a.other === b)
+            #expect(b.other === a)
+        }
+    }
+
+    @Test("6. Child tasks share the resolve's graph: a cycle closed in an async initCompleted's async let resolves")
+    func cycleClosedInAChildTask() async throws {
+        let container = Container()
+        container.register(Parent.self) { r in Parent(child: try await r.resolve(Child.self)) }
+        container.register(Child.self) { _ in Child() }
+            .initCompleted { r, child in
+                async let parent = r.resolve(Parent.self)
+                child.parent = try await parent
+            }
+        let parent = try await container.resolveAsync(Parent.self)
+        #expect((parent.child as? Child)?.parent === parent)
+        // The same, with the child made in a child task of the parent's factory.
+        container.register(Parent.self) { r in
+            async let child = r.resolve(Child.self)
+            return Parent(child: try await child)
+        }
+        let other = try await container.resolveAsync(Parent.self)
+        #expect((other.child as? Child)?.parent === other)
+    }
+
+    final class Node: @unchecked Sendable {
+        weak var itself: Node?
+    }
+
+    @Test("7. An initCompleted resolving its own service gets the instance, in every scope that keeps one")
+    func completionResolvesItsOwnService() throws {
+        for scope in [Scope<Node>.graph, .container, .weak] {
+            let container = Container()
+            container.register(Node.self) { _ in Node() }
+                .inScope(scope)
+                .initCompleted { r, node in node.itself = try r.resolve(Node.self) }
+            let node = try container.resolve(Node.self)
+            #expect(node.itself === node, "\(scope)")
+        }
+    }
+}
