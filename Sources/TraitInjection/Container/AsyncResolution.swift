@@ -56,7 +56,8 @@ public struct AsyncResolution: Sendable {
         guard resolve.isRunning, let lookup else {
             throw ResolutionError.expired(Service.self, name: name, arguments: (repeat each Argument).self)
         }
-        return try await resolve.resolveAsync(service, name: name, arguments: repeat each arguments, from: lookup, at: frame)
+        return try await resolve.resolveAsync(
+            Service.self, name: name, arguments: repeat each arguments, from: lookup, at: frame)
     }
 
     /// Resolves `Service` on the main actor, as a synchronous part of this resolve: how an async
@@ -73,7 +74,7 @@ public struct AsyncResolution: Sendable {
         let (resolve, frame) = (resolution.resolve, resolution.frame)
         let values = (repeat each arguments)
         return try await resolve.synchronouslyOnMainActor { @MainActor () throws(ResolutionError) in
-            try resolve.resolve(Service.self, name: name, arguments: repeat each values, from: lookup, at: frame)
+            try Resolution(resolve, frame, lookup).resolve(Service.self, name: name, arguments: repeat each values)
         }
     }
 }

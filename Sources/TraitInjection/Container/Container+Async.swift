@@ -71,10 +71,12 @@ extension Container {
             let resolution = UncheckedBox(resolution)
             return try MainActor.assumeIsolated { try factory(resolution.value, repeat each arguments) }
         }
-        @Sendable func hop(_ resolution: AsyncResolution, _ arguments: repeat each Argument) async throws(ResolutionError)
+        @Sendable func hop(_ resolution: AsyncResolution, _ arguments: repeat each Argument)
+            async throws(ResolutionError)
             -> Service
         {
-            try await AsyncResolution.onMainActor(resolution, Service.self, name: name, arguments: repeat each arguments)
+            try await AsyncResolution.onMainActor(
+                resolution, Service.self, name: name, arguments: repeat each arguments)
         }
         return Registration(
             in: self, name: name, arguments: (repeat each Argument).self, file: file, line: line,
@@ -104,26 +106,43 @@ extension Container {
     ///   ``ResolutionError/Kind-swift.enum/cancelled`` when the task is cancelled while it waits
     ///   or a factory throws `CancellationError`, and ``ResolutionError/Kind-swift.enum/deadlock``
     ///   when resolves creating shared instances need each other's.
+    @inlinable
     public func resolveAsync<Service, each Argument>(
         _ service: Service.Type = Service.self,
         name: String? = nil,
         arguments: repeat each Argument
     ) async throws(ResolutionError) -> Service {
-        let entry = Resolve.taskFrame
-        if !isTraced, entry?.resolve.isObserved != true,
-            let kept = keptInstance(Service.self, name: name, arguments: (repeat each Argument).self)
-        {
-            return kept
+        if let box = keptBoxForTask(ServiceKey(Service.self, name: name, arguments: (repeat each Argument).self)) {
+            return unsafeDowncast(box, to: Kept<Service>.self).instance
         }
-        let resolve = Resolve(self, entry: entry, isAsync: true)
+        return try await resolveAsyncInFull(service, name: name, arguments: repeat each arguments)
+    }
+
+    /// The `Kept<Service>` box of the instance kept strongly under `key`, if any and if no
+    /// observed resolve (a trace, a dry run) asks: the shortcut of an async resolve.
+    @usableFromInline
+    func keptBoxForTask(_ key: ServiceKey) -> AnyObject? {
+        guard !isTraced, Resolve.taskFrame?.resolve.isObserved != true else { return nil }
+        return entry(for: key)?.keptBox()
+    }
+
+    /// ``resolveAsync(_:name:arguments:)`` when no instance is kept.
+    @usableFromInline
+    func resolveAsyncInFull<Service, each Argument>(
+        _: Service.Type,
+        name: String?,
+        arguments: repeat each Argument
+    ) async throws(ResolutionError) -> Service {
+        let resolve = Resolve(self, entry: Resolve.taskFrame, isAsync: true)
         do throws(ResolutionError) {
             let instance = try await resolve.resolveAsync(
-                service, name: name, arguments: repeat each arguments, from: self, at: resolve.entry)
+                Service.self, name: name, arguments: repeat each arguments, from: self, at: resolve.entry)
             try await resolve.finishAsync(
-                describing: ServiceDescription(Service.self, name: name, arguments: (repeat each Argument).self).description)
+                describing: ServiceDescription(Service.self, name: name, arguments: (repeat each Argument).self)
+                    .description)
             return instance
         } catch {
-            resolve.fail(error)
+            resolve.fail()
             throw error
         }
     }
@@ -152,10 +171,10 @@ extension Container {
             }
             let resolve = Resolve(self, entry: nil, isAsync: true, findings: findings)
             do throws(ResolutionError) {
-                try await binding.verify(in: AsyncResolution(resolve, nil, self))
+                try await binding.verifyAsync(AsyncResolution(resolve, nil, self))
                 try await resolve.finishAsync(describing: binding.step.service)
             } catch {
-                resolve.fail(error)
+                resolve.fail()
                 problems.append(error)
             }
         }

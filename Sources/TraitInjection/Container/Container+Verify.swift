@@ -29,7 +29,7 @@ extension Container {
 
     /// What a synchronous dry run of every visible registration finds.
     struct DryRun {
-        let bindings: [any AnyBinding]
+        let bindings: [Binding]
         var problems: [ResolutionError] = []
         var skipped: [String] = []
         let findings: DryRunFindings
@@ -49,7 +49,7 @@ extension Container {
             } else {
                 do {
                     try topLevel(entry: nil, findings: run.findings) { resolve, _ throws(ResolutionError) in
-                        try binding.verify(in: Resolution(resolve, nil, self))
+                        try binding.verify(Resolution(resolve, nil, self))
                     }
                 } catch {
                     run.problems.append(error)
@@ -61,9 +61,9 @@ extension Container {
 
     /// The registrations visible from this container: its own, then those of its parents that
     /// no nearer container overrides, each container's sorted by description.
-    func visibleBindings() -> [any AnyBinding] {
+    func visibleBindings() -> [Binding] {
         var seen = Set<ServiceKey>()
-        var visible: [any AnyBinding] = []
+        var visible: [Binding] = []
         var container: Container? = self
         while let current = container {
             let entries = current.registry.entries.compactMap { key, entry in entry.read().binding.map { (key, $0) } }

@@ -95,34 +95,87 @@ public final class Container: Sendable, Resolver {
     ///
     /// - Throws: ``ResolutionError`` describing what is missing, the cycle found, or the error a
     ///   factory threw, with the resolution path and where each service was registered.
+    @inlinable
     public func resolve<Service, each Argument>(
         _ service: Service.Type = Service.self,
         name: String? = nil,
         arguments: repeat each Argument
     ) throws(ResolutionError) -> Service {
-        let thread = ResolvingThread.current
-        if !isTraced, thread.innermost?.resolve.isObserved != true,
-            let kept = keptInstance(Service.self, name: name, arguments: (repeat each Argument).self)
-        {
-            return kept
+        // Typed here, where `Service` is known; the engine behind `resolve(_:_:_:factory:)` is not.
+        let key = ServiceKey(Service.self, name: name, arguments: (repeat each Argument).self)
+        let first = firstLook(key)
+        if case .kept(let box) = first { return unsafeDowncast(box, to: Kept<Service>.self).instance }
+        var made: Service?
+        let found = try resolve(key, first, ArgumentValues.of(repeat each arguments)) { binding, resolution in
+            let factory = unsafeDowncast(binding.syncBox, to: FactoryBox<Service, repeat each Argument>.self)
+            let instance = try factory.make(resolution, repeat each arguments)
+            made = instance
+            return instance
         }
-        return try topLevel(entry: thread.innermost) { resolve, frame throws(ResolutionError) in
-            try resolve.resolve(service, name: name, arguments: repeat each arguments, from: self, at: frame)
+        switch found {
+        case .kept(let box): return unsafeDowncast(box, to: Kept<Service>.self).instance
+        case .made: return made.unsafelyUnwrapped
+        case .instance(let instance): return instance as! Service
+        case .unregistered: return try resolveUnregistered(Service.self, name: name, arguments: repeat each arguments)
         }
     }
 
-    /// The instance a shared scope keeps strongly for the registration of `Service`, if any: the
-    /// shortcut of a resolve.
-    func keptInstance<Service, each Argument>(
+    /// What the first look of a resolve finds: one lookup, one read of the entry, no resolve state.
+    @usableFromInline
+    enum FirstLook {
+        /// The `Kept<Service>` box of the instance kept strongly: the resolve's answer.
+        case kept(AnyObject)
+        /// The registration, in `entry`: to be made.
+        case binding(Binding, RegistryEntry)
+        case unregistered
+        /// An observed resolve (a trace, a dry run) runs on this thread: no shortcut.
+        case observed
+    }
+
+    /// The first look of a resolve of `key` from here.
+    @usableFromInline
+    func firstLook(_ key: ServiceKey) -> FirstLook {
+        guard !isTraced, !ResolvingThread.isObserving else { return .observed }
+        guard let entry = entry(for: key) else { return .unregistered }
+        let (box, binding) = entry.firstLook()
+        if let box { return .kept(box) }
+        return .binding(binding!, entry)
+    }
+
+    /// A top-level resolve of the registration under `key`, after its first look.
+    @usableFromInline
+    func resolve(
+        _ key: ServiceKey,
+        _ first: FirstLook,
+        _ values: ArgumentValues?,
+        factory: (Binding, Resolution) throws -> Any
+    ) throws(ResolutionError) -> Found {
+        switch first {
+        case .kept(let box): return .kept(box)
+        case .unregistered: return .unregistered
+        case .observed:
+            return try topLevel { resolve, frame throws(ResolutionError) in
+                try resolve.resolve(key, values, from: self, at: frame, factory: factory)
+            }
+        case .binding(let binding, let entry):
+            // A shared instance is kept by the container that has the registration.
+            let owner = binding.isShared ? lookUp(key)?.1 ?? self : self
+            return try topLevel(makesOne: true) { resolve, frame throws(ResolutionError) in
+                try resolve.make(binding, keptIn: entry, by: owner, from: self, at: frame, values, factory)
+            }
+        }
+    }
+
+    /// A top-level resolve of `Service`, which is registered nowhere in the chain.
+    @usableFromInline
+    func resolveUnregistered<Service, each Argument>(
         _: Service.Type,
         name: String?,
-        arguments: (repeat each Argument).Type
-    ) -> Service? {
-        guard let (entry, _) = lookUp(ServiceKey(Service.self, name: name, arguments: arguments)),
-            case .strong(let box) = entry.read().kept
-        else { return nil }
-        // Filed under the key of `Service`: its box holds a `Service`.
-        return unsafeDowncast(box, to: Kept<Service>.self).instance
+        arguments: repeat each Argument
+    ) throws(ResolutionError) -> Service {
+        try topLevel { resolve, frame throws(ResolutionError) in
+            try resolve.unregistered(Service.self, name: name, arguments: repeat each arguments, from: self, at: frame)
+        }
     }
 
     /// Runs `body` as a top-level resolve from this container — nested in the resolve of `entry`,
@@ -130,16 +183,17 @@ public final class Container: Sendable, Resolver {
     /// undoes it if anything throws.
     func topLevel<Result>(
         entry: Frame? = ResolvingThread.current.innermost,
+        makesOne: Bool = false,
         findings: DryRunFindings? = nil,
         _ body: (Resolve, Frame?) throws(ResolutionError) -> Result
     ) throws(ResolutionError) -> Result {
-        let resolve = Resolve(self, entry: entry, isAsync: false, findings: findings)
+        let resolve = Resolve(self, entry: entry, isAsync: false, makesOne: makesOne, findings: findings)
         do {
             let result = try body(resolve, resolve.entry)
             try resolve.finish(describing: "\(Result.self)")
             return result
         } catch {
-            resolve.fail(error)
+            resolve.fail()
             throw error
         }
     }
@@ -196,14 +250,19 @@ public final class Container: Sendable, Resolver {
 
     /// Drops the instances kept for the registrations `matching` says; an instance being made for
     /// one is not kept. They go here, with no lock held.
-    private func reset(_ matching: (any AnyBinding) -> Bool) {
+    private func reset(_ matching: (Binding) -> Bool) {
         for (_, entry) in registry.entries {
-            guard let binding = entry.read().binding, binding.scope.isShared, matching(binding) else { continue }
+            guard let binding = entry.read().binding, binding.isShared, matching(binding) else { continue }
             withExtendedLifetime(entry.reset()) {}
         }
     }
 
     // MARK: Looking up
+
+    /// The entry for `key` here or in the parent chain.
+    func entry(for key: ServiceKey) -> RegistryEntry? {
+        registry.entry(for: key) ?? parent?.entry(for: key)
+    }
 
     /// The entry for `key` here or in the parent chain, with the container that has it.
     func lookUp(_ key: ServiceKey) -> (RegistryEntry, Container)? {
@@ -216,13 +275,15 @@ public final class Container: Sendable, Resolver {
     }
 
     /// The registrations of this container itself.
-    var bindings: [any AnyBinding] {
+    var bindings: [Binding] {
         registry.entries.compactMap { $0.entry.read().binding }
     }
 
     /// Descriptions of the registrations of one service type, here and in the parent chain.
     func registrations(of service: ObjectIdentifier) -> [String] {
-        let local = registry.entries.filter { $0.key.service == service }.compactMap { $0.entry.read().binding?.summary }
+        let local = registry.entries.filter { $0.key.service == service }.compactMap {
+            $0.entry.read().binding?.summary
+        }
         return local.sorted() + (parent?.registrations(of: service) ?? [])
     }
 

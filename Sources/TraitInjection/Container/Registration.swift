@@ -15,7 +15,7 @@
 public final class Registration<Service>: Sendable {
     private struct Draft {
         var scope = ScopeKind.graph
-        var completions: [Binding<Service>.Completion] = []
+        var completions: [Binding.Completion] = []
         var reinitializeStrategy = ReinitializeStrategy.reCreate
     }
 
@@ -24,7 +24,7 @@ public final class Registration<Service>: Sendable {
     private let description: ServiceDescription
     private let location: String
     private let assembly: String?
-    private let factory: Binding<Service>.Factory
+    private let factory: Binding.Factory
     private let autoInjects: Bool
     private let draft = Locked(Draft())
 
@@ -34,7 +34,7 @@ public final class Registration<Service>: Sendable {
         arguments: (repeat each Argument).Type,
         file: StaticString,
         line: UInt,
-        factory: Binding<Service>.Factory,
+        factory: Binding.Factory,
         autoInjects: Bool = true
     ) {
         self.container = container
@@ -49,6 +49,7 @@ public final class Registration<Service>: Sendable {
     deinit {
         let draft = draft.withLock { $0 }
         let binding = Binding(
+            Service.self,
             description: description,
             location: location,
             assembly: assembly,
@@ -97,7 +98,7 @@ public final class Registration<Service>: Sendable {
     /// throws, the whole resolve fails and nothing it created is kept.
     @discardableResult
     public func initCompleted(_ completion: @escaping @Sendable (Resolution, Service) throws -> Void) -> Self {
-        draft.withLock { $0.completions.append(.sync(completion)) }
+        draft.withLock { $0.completions.append(.sync { r, instance in try completion(r, instance as! Service) }) }
         return self
     }
 
@@ -117,7 +118,9 @@ public final class Registration<Service>: Sendable {
     public func initCompleted(_ completion: @escaping @Sendable (AsyncResolution, Service) async throws -> Void)
         -> Self
     {
-        draft.withLock { $0.completions.append(.async(completion)) }
+        draft.withLock {
+            $0.completions.append(.async { r, instance in try await completion(r, instance as! Service) })
+        }
         return self
     }
 }

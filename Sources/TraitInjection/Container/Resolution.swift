@@ -15,16 +15,16 @@
 /// lasts. A resolution kept and used later, or from another thread, resolves nothing: it throws
 /// ``ResolutionError/Kind-swift.enum/resolverExpired``. To resolve later, keep the container.
 public struct Resolution: Resolver {
-    let resolve: Resolve
+    @usableFromInline let resolve: Resolve
     /// The service whose factory or completion received this, with the path to it.
-    let frame: Frame?
+    @usableFromInline let frame: Frame?
     /// Where lookups start: the container resolved from, or the one that keeps the shared
     /// instance whose factory received this. Not retained, so that an instance keeping its
     /// resolver does not keep its container (which keeps the instance); read only while the
     /// resolve runs, which holds the container resolved from (and it its parents).
-    unowned let lookup: Container
+    @usableFromInline unowned let lookup: Container
     /// The thread it works on.
-    let thread: UInt
+    @usableFromInline let thread: UInt
 
     init(_ resolve: Resolve, _ frame: Frame?, _ lookup: Container) {
         self.resolve = resolve
@@ -38,16 +38,38 @@ public struct Resolution: Resolver {
     ///
     /// - Throws: ``ResolutionError`` when nothing is registered, a cycle is found, a factory
     ///   throws, or this resolution has expired; with the path that led here.
+    @inlinable
     public func resolve<Service, each Argument>(
         _ service: Service.Type,
         name: String?,
         arguments: repeat each Argument
     ) throws(ResolutionError) -> Service {
-        guard resolve.isRunning, thread == Platform.currentThread else {
+        guard isValid else {
             throw ResolutionError.expired(Service.self, name: name, arguments: (repeat each Argument).self)
         }
-        return try resolve.resolve(service, name: name, arguments: repeat each arguments, from: lookup, at: frame)
+        // Typed here, where `Service` is known; the engine behind `Resolve.resolve` is not.
+        var made: Service?
+        let key = ServiceKey(Service.self, name: name, arguments: (repeat each Argument).self)
+        let found = try resolve.resolve(key, ArgumentValues.of(repeat each arguments), from: lookup, at: frame) {
+            binding, resolution in
+            let factory = unsafeDowncast(binding.syncBox, to: FactoryBox<Service, repeat each Argument>.self)
+            let instance = try factory.make(resolution, repeat each arguments)
+            made = instance
+            return instance
+        }
+        switch found {
+        case .kept(let box): return unsafeDowncast(box, to: Kept<Service>.self).instance
+        case .made: return made.unsafelyUnwrapped
+        case .instance(let instance): return instance as! Service
+        case .unregistered:
+            return try resolve.unregistered(
+                Service.self, name: name, arguments: repeat each arguments, from: lookup, at: frame)
+        }
     }
+
+    /// Whether it may resolve now: on its thread, while its resolve runs.
+    @usableFromInline
+    var isValid: Bool { resolve.isRunning && thread == Platform.currentThread }
 
     /// Resolves the unnamed registration of `service`, passing `arguments` to its factory.
     ///
@@ -56,6 +78,7 @@ public struct Resolution: Resolver {
     ///     PetOwner(name: "Stephen", pet: try r.resolve(Animal.self))
     /// }
     /// ```
+    @inlinable
     public func resolve<Service, each Argument>(
         _ service: Service.Type = Service.self,
         arguments: repeat each Argument
@@ -74,6 +97,7 @@ extension ResolutionError {
     }
 
     /// The error for a resolver used after its top-level resolve, or on another thread.
+    @usableFromInline
     static func expired<Service, each Argument>(
         _: Service.Type,
         name: String?,

@@ -23,6 +23,7 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
             self.assembly = assembly
         }
 
+        /// The step as errors show it: `Animal (name: "dog") (App.swift:12 in PetAssembly)`.
         public var description: String {
             "\(service) (\(location)\(assembly.map { " in \($0)" } ?? ""))"
         }
@@ -114,7 +115,7 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The error for a cycle back to `binding`, found at the end of `path`.
-    static func cycle(back binding: any AnyBinding, path: [Step]) -> ResolutionError {
+    static func cycle(back binding: Binding, path: [Step]) -> ResolutionError {
         let start = path.firstIndex(of: binding.step) ?? path.startIndex
         return ResolutionError(kind: .cycle, service: binding.step.service, path: Array(path[start...]))
     }
@@ -137,6 +138,8 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
         self.depth = depth
     }
 
+    /// What failed, the path that led there with where each service was registered, and how to
+    /// fix it.
     public var description: String {
         let trail = path.map(\.description).joined(separator: " → ")
         switch kind {
@@ -226,7 +229,21 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-/// Every problem ``Container/verify()`` found, at once.
+/// What ``Container/verify()`` or ``Container/verifyAsync()`` found: every problem at once, and
+/// what the dry run could not check.
+///
+/// A verification that finds problems throws its report; one that finds none returns it, so that
+/// the registrations it could not check are visible too:
+///
+/// ```swift
+/// @Test func graphIsComplete() throws {
+///     let report = try AppContainer.make().verify()
+///     #expect(report.skipped.isEmpty, "\(report)")
+/// }
+/// ```
+///
+/// Its ``description`` lists each problem with the path that led to it, and the registrations
+/// not checked.
 public struct VerificationReport: Error, Sendable, CustomStringConvertible {
     /// The resolution errors, one per registration that failed.
     public let problems: [ResolutionError]
@@ -246,6 +263,8 @@ public struct VerificationReport: Error, Sendable, CustomStringConvertible {
         self.skipped = skipped
     }
 
+    /// The problems and lifetime problems, one per line with their paths, then what was not
+    /// checked.
     public var description: String {
         var lines: [String] = []
         if !problems.isEmpty || lifetimeProblems.isEmpty {

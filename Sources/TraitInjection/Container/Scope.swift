@@ -25,6 +25,8 @@ public struct Scope<Service>: Sendable, Hashable, CustomStringConvertible {
     /// ``Registration/initCompleted(_:)-((Resolution,Service)->Void)`` work. The default.
     public static var graph: Scope { Scope(.graph) }
 
+    /// The scope's name, as errors, traces and the dependency graph show it: `transient`,
+    /// `graph`, or the name of its ``SharedScope``.
     public var description: String { kind.description }
 }
 
@@ -71,10 +73,23 @@ extension Scope where Service: Sendable {
 /// }
 /// ```
 ///
+/// Register services in it with the ``Scope`` made from it, and drop its instances when the
+/// session ends:
+///
+/// ```swift
+/// container.register(ShoppingCart.self) { _ in ShoppingCart() }.inScope(.session)
+/// let cart = try container.resolve(ShoppingCart.self)  // the same cart until sign-out
+///
+/// container.resetScopedInstances(in: .session)  // on sign-out: the next resolve makes a new cart
+/// ```
+///
 /// Every instance in a shared scope is made exactly once, published only when its resolve has
 /// succeeded, and kept by the registration's container: ``Container/resetScopedInstances(in:)``
-/// drops those of one scope, ``Container/resetScopedInstances()`` those of every scope. Two scopes
-/// are the same scope only if they are the same object.
+/// drops those of one scope, ``Container/resetScopedInstances()`` those of every scope.
+///
+/// > Important: Two scopes are the same scope only if they are the same object. Make each scope
+/// > once, as a `static let`: a second `SharedScope("session")` is another scope, which a reset
+/// > of the first does not reach.
 public final class SharedScope: Sendable, Hashable, CustomStringConvertible {
     /// The scope's name, as errors, traces and the dependency graph show it.
     public let name: String
@@ -82,6 +97,18 @@ public final class SharedScope: Sendable, Hashable, CustomStringConvertible {
     public let holdsWeakly: Bool
 
     /// A shared scope called `name`, holding its instances strongly or weakly.
+    ///
+    /// ```swift
+    /// extension SharedScope {
+    ///     /// A screen's services, shared while the screen holds them.
+    ///     static let screen = SharedScope("screen", holdsWeakly: true)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - name: The name errors, traces and the dependency graph show for the scope.
+    ///   - holdsWeakly: Whether the scope keeps each instance only while something else holds it
+    ///     strongly, as ``Scope/weak`` does; `false`, the default, keeps it until a reset.
     public init(_ name: String, holdsWeakly: Bool = false) {
         self.name = name
         self.holdsWeakly = holdsWeakly
@@ -93,10 +120,13 @@ public final class SharedScope: Sendable, Hashable, CustomStringConvertible {
     /// One instance per registration, kept while something else holds it: ``Scope/weak``.
     public static let weak = SharedScope("weak", holdsWeakly: true)
 
+    /// The scope's ``name``.
     public var description: String { name }
 
+    /// Whether `lhs` and `rhs` are the same scope: the same object, whatever their names.
     public static func == (lhs: SharedScope, rhs: SharedScope) -> Bool { lhs === rhs }
 
+    /// Hashes the scope's identity, which `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(ObjectIdentifier(self))
     }
@@ -115,20 +145,6 @@ enum ScopeKind: Hashable, Sendable, CustomStringConvertible {
     /// Whether a shared scope holds its instances weakly.
     var isWeak: Bool {
         if case .shared(let scope) = self { scope.holdsWeakly } else { false }
-    }
-
-    /// Whether a resolve keeps its own instance: `.graph`; in a dry run, which keeps nothing, the
-    /// shared scopes too.
-    func isPerResolve(inDryRun isDryRun: Bool) -> Bool {
-        self == .graph || (isDryRun && isShared)
-    }
-
-    /// What the registration keeps of a new `instance`: all of it, a weak reference to an object,
-    /// or (a value in a weak scope) nothing.
-    func keeping<Service>(_ instance: Service) -> KeptState {
-        guard isWeak else { return .strong(Kept(instance)) }
-        guard type(of: instance as Any) is AnyClass else { return .empty }
-        return .weak(WeakReference(instance as AnyObject))
     }
 
     var description: String {

@@ -50,33 +50,24 @@ final class AutoInjectionCache: Sendable {
     /// graph exists (as `initCompleted` closures do), or `nil` if it has no ``Inject`` or
     /// ``WeakInject`` property.
     ///
-    func injection<Service>(
-        into instance: Service,
-        of binding: Binding<Service>
-    ) -> ((Resolution, Service) throws -> Void)? {
-        let dynamicType: UInt
-        if Service.self is AnyObject.Type {
-            // A class instance: its isa pointer, without boxing it in an `Any`.
-            dynamicType = UInt(bitPattern: ObjectIdentifier(type(of: unsafeBitCast(instance, to: AnyObject.self))))
-        } else {
-            dynamicType = UInt(bitPattern: ObjectIdentifier(type(of: instance as Any)))
-        }
+    func injection(into instance: Any, of binding: Binding) -> ((Resolution) throws -> Void)? {
+        let dynamicType = UInt(bitPattern: ObjectIdentifier(type(of: instance)))
         if typeWithoutProperties.load(ordering: .relaxed) == dynamicType { return nil }
         return reflectedInjection(into: instance, of: binding, dynamicType: dynamicType)
     }
 
     /// The slow path of ``injection(into:of:)``: reflection, remembered if it finds nothing.
-    private func reflectedInjection<Service>(
-        into instance: Service,
-        of binding: Binding<Service>,
+    private func reflectedInjection(
+        into instance: Any,
+        of binding: Binding,
         dynamicType: UInt
-    ) -> ((Resolution, Service) throws -> Void)? {
+    ) -> ((Resolution) throws -> Void)? {
         let properties = AutoInjection.properties(of: instance)
         guard !properties.isEmpty else {
             typeWithoutProperties.store(dynamicType, ordering: .relaxed)
             return nil
         }
-        return { resolution, _ in
+        return { resolution in
             for property in properties {
                 do throws(InjectionError) {
                     try property.inject(from: resolution)
@@ -94,7 +85,7 @@ extension InjectionError {
     /// `Server is not registered, needed by Client (App.swift:9) → @Inject property (Client.swift:3).`
     ///
     /// A cycle is reported as it is: it runs between registrations, not through the property.
-    func neededBy<Service>(_ binding: Binding<Service>) -> any Error {
+    func neededBy(_ binding: Binding) -> any Error {
         guard let resolutionError, resolutionError.kind != .cycle else { return self }
         let property = ResolutionError.Step(service: declaration, location: location)
         // The instance's own frame is on the path while its properties are injected: the

@@ -1,28 +1,39 @@
 /// A registration as resolves see it: everything `register` and the refinements of its
-/// ``Registration`` said, fixed once the statement that registered it has ended.
-final class Binding<Service>: AnyBinding {
-    /// How the factory runs.
+/// ``Registration`` said, fixed once the statement that registered it has ended. Not generic:
+/// the engine runs on erased instances, and the typed call site casts its result.
+@usableFromInline
+final class Binding: Sendable {
+    /// How the factory runs: a `FactoryBox<Service, repeat each Argument>`, an
+    /// `AsyncFactoryBox<…>`, or a main-actor `FactoryBox` with a `MainActorHop<…>` for async
+    /// resolves. The typed call site casts the box to its own argument types (the key has them).
+    @usableFromInline
     enum Factory: Sendable {
-        /// A `FactoryBox<Service, repeat each Argument>`.
         case sync(any AnyObject & Sendable)
-        /// An `AsyncFactoryBox<Service, repeat each Argument>`.
         case async(any AnyObject & Sendable)
-        /// A `FactoryBox` run on the main actor, and a `MainActorHop<Service, repeat each
-        /// Argument>` with which an async resolve gets there.
         case mainActor(any AnyObject & Sendable, hop: any AnyObject & Sendable)
     }
 
-    /// An `initCompleted` closure.
+    /// An `initCompleted` closure, or auto-injection, on the erased instance.
     enum Completion: Sendable {
-        case sync(@Sendable (Resolution, Service) throws -> Void)
-        case async(@Sendable (AsyncResolution, Service) async throws -> Void)
+        case sync(@Sendable (Resolution, Any) throws -> Void)
+        case async(@Sendable (AsyncResolution, Any) async throws -> Void)
     }
 
     let description: ServiceDescription
     let location: String
     let assembly: String?
+    /// This registration as a step of a resolution path.
+    let step: ResolutionError.Step
     let scope: ScopeKind
-    let factory: Factory
+    @usableFromInline let factory: Factory
+    /// The box of a synchronous (or main-actor) factory.
+    @usableFromInline let syncBox: any AnyObject & Sendable
+    /// The box of an async factory, or of a main-actor factory's hop.
+    let asyncBox: (any AnyObject & Sendable)?
+    /// Whether a shared scope keeps its instance (read on every resolve: stored, not derived).
+    let isShared: Bool
+    let isMainActor: Bool
+    private let isGraph: Bool
     let completions: [Completion]
     let reinitializeStrategy: ReinitializeStrategy
     /// Whether the container fills in the `@Inject` properties of what it makes: not for an
@@ -30,8 +41,14 @@ final class Binding<Service>: AnyBinding {
     let autoInjects: Bool
     let autoInjection = AutoInjectionCache()
     let needsAsyncResolve: Bool
+    /// What the shared scope keeps of a new instance: a `Kept<Service>` box, or a weak reference.
+    let keep: @Sendable (Any) -> KeptState
+    /// A resolve of the service, for a dry run (verify) and for a ``Lazy``.
+    let verify: @Sendable (Resolution) throws(ResolutionError) -> Void
+    let verifyAsync: @Sendable (AsyncResolution) async throws(ResolutionError) -> Void
 
-    init(
+    init<Service>(
+        _: Service.Type,
         description: ServiceDescription,
         location: String,
         assembly: String?,
@@ -44,8 +61,16 @@ final class Binding<Service>: AnyBinding {
         self.description = description
         self.location = location
         self.assembly = assembly
+        step = ResolutionError.Step(service: description.description, location: location, assembly: assembly)
         self.scope = scope
         self.factory = factory
+        switch factory {
+        case .sync(let box): (syncBox, asyncBox, isMainActor) = (box, nil, false)
+        case .async(let box): (syncBox, asyncBox, isMainActor) = (box, box, false)
+        case .mainActor(let box, let hop): (syncBox, asyncBox, isMainActor) = (box, hop, true)
+        }
+        isShared = scope.isShared
+        isGraph = scope == .graph
         self.completions = completions
         self.reinitializeStrategy = reinitializeStrategy
         self.autoInjects = autoInjects
@@ -53,48 +78,32 @@ final class Binding<Service>: AnyBinding {
             if case .async = factory { true } else {
                 completions.contains { if case .async = $0 { true } else { false } }
             }
+        let isWeak = scope.isWeak
+        keep = { instance in
+            guard isWeak else { return .strong(Kept(instance as! Service)) }
+            // `.weak` keeps objects only: a value is handed out and not kept, as by `.transient`.
+            guard type(of: instance) is AnyClass else { return .empty }
+            return .weak(WeakReference(instance as AnyObject))
+        }
+        let name = description.name
+        verify = { r throws(ResolutionError) in _ = try r.resolve(Service.self, name: name) }
+        verifyAsync = { r throws(ResolutionError) in _ = try await r.resolve(Service.self, name: name) }
     }
 
     var takesArguments: Bool { !description.arguments.isEmpty }
 
-    var isMainActor: Bool {
-        if case .mainActor = factory { true } else { false }
-    }
+    /// Whether a resolve keeps one instance for its whole graph: `.graph`, and in a dry run the
+    /// shared scopes too (it keeps nothing beyond the run).
+    func isPerResolve(inDryRun isDryRun: Bool) -> Bool { isGraph || (isDryRun && isShared) }
 
-    var step: ResolutionError.Step {
-        ResolutionError.Step(service: description.description, location: location, assembly: assembly)
-    }
-
-    var summary: String { "\(description) at \(location)\(assembly.map { " in \($0)" } ?? "")" }
-
-    func verify(in resolution: Resolution) throws(ResolutionError) {
-        _ = try resolution.resolve(Service.self, name: description.name)
-    }
-
-    func verify(in resolution: AsyncResolution) async throws(ResolutionError) {
-        _ = try await resolution.resolve(Service.self, name: description.name)
-    }
-}
-
-/// A registration seen without its service type.
-protocol AnyBinding: AnyObject, Sendable {
-    var step: ResolutionError.Step { get }
     /// `Animal (name: "dog") at App.swift:12 in PetAssembly`.
-    var summary: String { get }
-    var scope: ScopeKind { get }
-    var takesArguments: Bool { get }
-    /// Whether only an async resolve can make an instance: the factory or a completion awaits.
-    var needsAsyncResolve: Bool { get }
-    var isMainActor: Bool { get }
-    var reinitializeStrategy: ReinitializeStrategy { get }
-    /// Resolves this registration (which takes no arguments) in `resolution`: a dry run's step.
-    func verify(in resolution: Resolution) throws(ResolutionError)
-    func verify(in resolution: AsyncResolution) async throws(ResolutionError)
+    var summary: String { "\(description) at \(location)\(assembly.map { " in \($0)" } ?? "")" }
 }
 
 /// A factory with its exact argument types, so that a resolve calls it without a dynamic cast.
+@usableFromInline
 final class FactoryBox<Service, each Argument>: Sendable {
-    let make: @Sendable (Resolution, repeat each Argument) throws -> Service
+    @usableFromInline let make: @Sendable (Resolution, repeat each Argument) throws -> Service
 
     init(_ make: @escaping @Sendable (Resolution, repeat each Argument) throws -> Service) {
         self.make = make
@@ -102,8 +111,9 @@ final class FactoryBox<Service, each Argument>: Sendable {
 }
 
 /// An async factory with its exact argument types.
+@usableFromInline
 final class AsyncFactoryBox<Service, each Argument>: Sendable {
-    let make: @Sendable (AsyncResolution, repeat each Argument) async throws -> Service
+    @usableFromInline let make: @Sendable (AsyncResolution, repeat each Argument) async throws -> Service
 
     init(_ make: @escaping @Sendable (AsyncResolution, repeat each Argument) async throws -> Service) {
         self.make = make
@@ -113,10 +123,25 @@ final class AsyncFactoryBox<Service, each Argument>: Sendable {
 /// How an async resolve runs a main-actor factory: on the main actor, as a synchronous part of
 /// the resolve. Made where `Service` and the arguments are known to be `Sendable`, as crossing to
 /// the main actor and back needs.
+@usableFromInline
 final class MainActorHop<Service, each Argument>: Sendable {
+    @usableFromInline
     let run: @Sendable (AsyncResolution, repeat each Argument) async throws(ResolutionError) -> Service
 
     init(_ run: @escaping @Sendable (AsyncResolution, repeat each Argument) async throws(ResolutionError) -> Service) {
         self.run = run
     }
+}
+
+/// What the engine hands back to a resolve's typed call site.
+@usableFromInline
+enum Found {
+    /// A `Kept<Service>` box: the instance a shared scope keeps.
+    case kept(AnyObject)
+    /// The instance the call site's factory closure made last.
+    case made
+    /// An instance found, of the service's type.
+    case instance(Any)
+    /// Nothing is registered under the key: the call site tries `T?`, `Lazy` and `Provider`.
+    case unregistered
 }

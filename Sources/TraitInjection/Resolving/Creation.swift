@@ -15,12 +15,12 @@ final class Creation: @unchecked Sendable {
         case abandoned(ResolutionError?)
     }
 
-    /// Where the instance is kept once published. Weak: the instance may hold a resolver whose
-    /// frame holds this creation, and the slot holds the instance.
-    weak let slot: (any KeptSlot)?
-    let binding: any AnyBinding
+    /// Where the instance is kept once published; let go once it is settled (published or
+    /// abandoned), since the instance may hold a resolver whose frame holds this creation.
+    var slot: (any KeptSlot)?
+    let binding: Binding
 
-    // Guarded by `Waits.shared`'s monitor:
+    // Guarded by `Waits.shared`'s monitor (and `slot`):
     var owner: Resolve
     /// The frame whose factory makes it, until it is made.
     var creator: Frame?
@@ -34,7 +34,7 @@ final class Creation: @unchecked Sendable {
     var running: Resolve.Pending?
     var outcome = Outcome.pending
 
-    init(slot: any KeptSlot, binding: any AnyBinding, owner: Resolve) {
+    init(slot: any KeptSlot, binding: Binding, owner: Resolve) {
         self.slot = slot
         self.binding = binding
         self.owner = owner
@@ -60,7 +60,7 @@ enum Claim {
 
 extension KeptSlot {
     /// What `resolve` does to get the instance `binding` keeps here: claims it if there is none.
-    func claim<Service>(_ binding: Binding<Service>, by resolve: Resolve) -> Claim {
+    func claim(_ binding: Binding, by resolve: Resolve) -> Claim {
         // A strong reference loaded from a weak one may be the last: released after the lock.
         var loaded: AnyObject?
         defer { withExtendedLifetime(loaded) {} }
@@ -68,10 +68,10 @@ extension KeptSlot {
             guard current === binding else { return .createUnkept }
             switch kept {
             case .strong(let box):
-                return .instance(unsafeDowncast(box, to: Kept<Service>.self).instance)
+                return .instance((box as! any KeptBox).value)
             case .weak(let reference):
                 loaded = reference.object
-                if let instance = loaded as? Service { return .instance(instance) }
+                if let loaded { return .instance(loaded) }
             case .creating(let creation):
                 return .busy(creation)
             case .empty:

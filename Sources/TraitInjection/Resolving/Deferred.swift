@@ -31,12 +31,14 @@ extension DeferredService {
     ) throws(ResolutionError) -> Self {
         if isDryRun, let problem = laterResolveProblem(from: container, name: name) {
             let step = ResolutionError.Step(
-                service: ServiceDescription(Self.self, name: name, arguments: Void.self).description, location: deferral)
+                service: ServiceDescription(Self.self, name: name, arguments: Void.self).description, location: deferral
+            )
             throw ResolutionError(
                 kind: problem.kind,
                 service: problem.service,
                 path: path() + [step],
-                availableRegistrations: problem.kind == .notRegistered ? container.registrations(of: problem.serviceType) : []
+                availableRegistrations: problem.kind == .notRegistered
+                    ? container.registrations(of: problem.serviceType) : []
             )
         }
         return Self(resolvingFrom: container, name: name)
@@ -92,12 +94,13 @@ extension Optional: OptionalService {
 final class LazyStorage<Service>: KeptSlot {
     /// Weak: a service the container keeps may hold the `Lazy`.
     weak let container: Container?
-    let binding: Binding<Service>
+    let binding: Binding
     private let kept = Locked(KeptState.empty)
 
     init(resolvingFrom container: Container, name: String?) {
         self.container = container
         binding = Binding(
+            Service.self,
             description: ServiceDescription(Lazy<Service>.self, name: name, arguments: Void.self),
             location: Lazy<Service>.deferral,
             assembly: nil,
@@ -109,18 +112,32 @@ final class LazyStorage<Service>: KeptSlot {
         )
     }
 
-    func withKept<Result>(_ body: (inout KeptState, (any AnyBinding)?) -> Result) -> Result {
+    func withKept<Result>(_ body: (inout KeptState, Binding?) -> Result) -> Result {
         kept.withLock { body(&$0, binding) }
     }
 
     /// The instance, resolved on first access.
     func value() throws(ResolutionError) -> Service {
-        if let instance = keptInstance(as: Service.self) { return instance }
+        let box = withKept { kept, _ -> AnyObject? in
+            if case .strong(let box) = kept { box } else { nil }
+        }
+        if let box { return unsafeDowncast(box, to: Kept<Service>.self).instance }
         guard let container else {
             throw ResolutionError.containerReleased(Lazy<Service>.self, name: binding.description.name)
         }
-        return try container.topLevel { resolve, frame throws(ResolutionError) in
-            try resolve.make(binding, keptIn: self, by: container, from: container, at: frame)
+        var made: Service?
+        let found = try container.topLevel { resolve, frame throws(ResolutionError) in
+            try resolve.make(binding, keptIn: self, by: container, from: container, at: frame, nil) { binding, r in
+                let instance = try unsafeDowncast(binding.syncBox, to: FactoryBox<Service>.self).make(r)
+                made = instance
+                return instance
+            }
+        }
+        switch found {
+        case .kept(let box): return unsafeDowncast(box, to: Kept<Service>.self).instance
+        case .made: return made!
+        case .instance(let instance): return instance as! Service
+        case .unregistered: preconditionFailure("a Lazy's own registration is always there")
         }
     }
 }

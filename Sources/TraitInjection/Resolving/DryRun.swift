@@ -4,8 +4,8 @@
 final class DryRunFindings: Sendable {
     /// A registration that depends on another.
     struct Edge {
-        let dependent: any AnyBinding
-        let dependency: any AnyBinding
+        let dependent: Binding
+        let dependency: Binding
     }
 
     private struct Found {
@@ -32,7 +32,7 @@ final class DryRunFindings: Sendable {
     ///
     /// The instance that keeps it is the nearest one on the path kept by a shared scope: the
     /// `.graph` and `.transient` instances in between are held by it too.
-    func check(_ dependency: any AnyBinding, ancestors frame: Frame?) {
+    func check(_ dependency: Binding, ancestors frame: Frame?) {
         if let dependent = frame?.binding {
             let key = [ObjectIdentifier(dependent), ObjectIdentifier(dependency)]
             found.withLock { found in
@@ -41,11 +41,11 @@ final class DryRunFindings: Sendable {
                 }
             }
         }
-        guard let holder = frame?.chain.first(where: { $0.binding.scope.isShared })?.binding else { return }
+        guard let holder = frame?.chain.first(where: { $0.binding.isShared })?.binding else { return }
         if holder.scope == .shared(.container), dependency.scope.isWeak {
             add(.singletonKeepsWeak, holder, dependency)
         }
-        if holder.reinitializeStrategy == .reUse, dependency.scope.isShared, dependency.reinitializeStrategy == .reCreate {
+        if holder.reinitializeStrategy == .reUse, dependency.isShared, dependency.reinitializeStrategy == .reCreate {
             add(.reUseKeepsReCreate, holder, dependency)
         }
     }
@@ -57,13 +57,13 @@ final class DryRunFindings: Sendable {
     /// the dry run to go on with; `nil` if it is not registered there either.
     func childOnly(_ key: ServiceKey, from lookup: Container, at frame: Frame?) -> RegistryEntry? {
         guard container !== lookup, let (entry, _) = container.lookUp(key), let provided = entry.read().binding,
-            let holder = frame?.chain.first(where: { $0.binding.scope.isShared })?.binding
+            let holder = frame?.chain.first(where: { $0.binding.isShared })?.binding
         else { return nil }
         add(.parentNeedsChild, holder, provided)
         return entry
     }
 
-    private func add(_ rule: LifetimeProblem.Rule, _ holder: any AnyBinding, _ dependency: any AnyBinding) {
+    private func add(_ rule: LifetimeProblem.Rule, _ holder: Binding, _ dependency: Binding) {
         let problem = LifetimeProblem(rule: rule, holder: holder.step, dependency: dependency.step)
         found.withLock { found in
             if !found.problems.contains(problem) { found.problems.append(problem) }
@@ -95,6 +95,7 @@ struct LaterResolveProblem {
         if let optional = Service.self as? any OptionalService.Type {
             return optional.laterResolveProblem(from: container, name: name)
         }
-        return LaterResolveProblem(kind: .notRegistered, service: description, serviceType: ObjectIdentifier(Service.self))
+        return LaterResolveProblem(
+            kind: .notRegistered, service: description, serviceType: ObjectIdentifier(Service.self))
     }
 }

@@ -4,12 +4,16 @@
 /// Immutable, so that the path travels with an ``AsyncResolution`` across `await` and into the
 /// child tasks of a factory, each of which extends it on its own. A nested top-level resolve's
 /// first frame continues the path of the factory that started it.
+@usableFromInline
 final class Frame: @unchecked Sendable {
     // `@unchecked Sendable` for `arguments` only: the values are read by the resolve they belong
     // to, and by the tasks its factories await.
     let resolve: Resolve
-    let binding: any AnyBinding
+    let binding: Binding
     let arguments: ArgumentValues?
+    /// `arguments`' hash, if it was taken (a registration that recurs on the path): a deep
+    /// recursion's cycle checks compare it first.
+    let argumentsHash: Int?
     let outer: Frame?
     /// How many frames deep this is, across nested resolves: 1 for the outermost.
     let depth: Int
@@ -20,7 +24,7 @@ final class Frame: @unchecked Sendable {
 
     init(
         _ resolve: Resolve,
-        _ binding: any AnyBinding,
+        _ binding: Binding,
         arguments: ArgumentValues?,
         outer: Frame?,
         creation: Creation?,
@@ -29,6 +33,7 @@ final class Frame: @unchecked Sendable {
         self.resolve = resolve
         self.binding = binding
         self.arguments = arguments
+        argumentsHash = arguments?.hash
         self.outer = outer
         depth = (outer?.depth ?? 0) + 1
         self.creation = creation
@@ -45,30 +50,26 @@ final class Frame: @unchecked Sendable {
         chain.map(\.binding.step).reversed()
     }
 
-    /// The path from the outermost frame making (or completing) `binding` with these `arguments`
-    /// to this one, if there is one on the path: a cycle. `recurs` says whether `binding` is on
-    /// the path at all (with other arguments: a recursion, not a cycle).
-    func cycle<each Argument>(
-        back binding: any AnyBinding,
-        _ arguments: repeat each Argument
-    ) -> (cycle: [ResolutionError.Step]?, recurs: Bool) {
+    /// The path from the outermost frame making (or completing) `binding` with `values` to this
+    /// one, if there is one on the path: a cycle. `recurs` says whether `binding` is on the path at
+    /// all (with other arguments: a recursion, not a cycle).
+    func cycle(back binding: Binding, _ values: ArgumentValues?) -> (cycle: [ResolutionError.Step]?, recurs: Bool) {
         var outermost: Frame?
         var recurs = false
-        var hash: Int??
+        // Hashed at the first frame of `binding`: a deep recursion compares hashes first.
+        var hashed = values
+        var hash: Int?
         var next: Frame? = self
         while let frame = next {
             next = frame.outer
             guard frame.binding === binding else { continue }
-            recurs = true
-            guard let values = frame.arguments else {
-                outermost = frame
-                continue
+            if !recurs {
+                recurs = true
+                hashed = values?.hashed
+                hash = hashed?.hash
             }
-            if hash == nil { hash = ArgumentValues.hash(repeat each arguments) }
-            guard let hash = hash ?? nil else { return (nil, true) }  // Not `Hashable`: never a cycle.
-            if values.hash.map({ $0 == hash }) ?? true, values.matches(repeat each arguments, hash: hash) {
-                outermost = frame
-            }
+            if let hash, let other = frame.argumentsHash, hash != other { continue }
+            if frame.arguments.matches(hashed) { outermost = frame }
         }
         guard let outermost else { return (nil, recurs) }
         return (Array(steps.dropFirst(outermost.depth - 1)), true)

@@ -7,6 +7,12 @@ import Dispatch
 final class ResolvingThread {
     private static let slot = ThreadLocal<ResolvingThread>()
 
+    /// Whether a resolve started on this thread now would be nested in an observed one (traced,
+    /// or a dry run): read without touching a reference count, for the shortcut of a resolve.
+    static var isObserving: Bool {
+        slot.withValue { $0?.isObserving == true }
+    }
+
     /// The calling thread's.
     static var current: ResolvingThread {
         if let known = slot.value { return known }
@@ -15,7 +21,11 @@ final class ResolvingThread {
         return made
     }
 
-    var innermost: Frame?
+    var innermost: Frame? {
+        didSet { isObserving = innermost?.resolve.isObserved == true }
+    }
+    /// Whether the innermost frame's resolve is traced or a dry run: then no shortcut applies.
+    private(set) var isObserving = false
     /// On a helper thread of a chain that left the main actor, the thread that runs main-actor
     /// factories for it (``LargerStack/Caller``).
     var mainActorCaller: LargerStack.Caller?
@@ -54,7 +64,8 @@ enum LargerStack {
     /// (``Container/shared`` and injector default overrides) are bound there too.
     ///
     /// - Throws: What `body` throws, or `.tooDeep` if the system grants no helper thread.
-    static func run<Result>(at frame: Frame, from thread: ResolvingThread, _ body: () throws -> Result) throws -> Result {
+    static func run<Result>(at frame: Frame, from thread: ResolvingThread, _ body: () throws -> Result) throws -> Result
+    {
         let caller = thread.mainActorCaller ?? (MainQueue.isCurrent ? Caller() : nil)
         let overrides = InjectorOverrides.current
         let shared = Container.taskShared
@@ -73,7 +84,8 @@ enum LargerStack {
         }
         guard ran, let outcome else {
             throw ResolutionError(
-                kind: .tooDeep, service: frame.binding.step.service, path: Array(frame.steps.prefix(5)), depth: frame.depth)
+                kind: .tooDeep, service: frame.binding.step.service, path: Array(frame.steps.prefix(5)),
+                depth: frame.depth)
         }
         return try outcome.get()
     }

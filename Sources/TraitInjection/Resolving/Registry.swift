@@ -9,11 +9,13 @@ import Synchronization
 /// 1. *An entry is never removed.* Each key gets one entry, made by its first `register` and kept
 ///    until the registry goes; registering the key again changes the entry's state under the
 ///    entry's own lock (``RegistryEntry``), not the index.
-/// 2. *An index is immutable and lives as long as the registry.* An ``Index`` is a `Dictionary`
-///    of entries built under the lock and never changed; a newer one replaces it for lookups, and
-///    the older one is kept in `Master.indexes` until the registry's `deinit`. A lookup therefore
-///    reads the published index by its address, without retaining it, as long as it holds the
-///    registry (it does: its caller holds the container).
+/// 2. *An index is immutable and lives as long as the registry.* An ``Index`` is a table of the
+///    entries built under the lock and never changed; a newer one replaces it for lookups, and the
+///    older one is kept in `Master.indexes` until the registry's `deinit`. A lookup therefore reads
+///    the published index by its address, without retaining it, as long as it holds the registry
+///    (it does: its caller holds the container). The table is open addressing with a
+///    multiplicative hash of the key's type identities: `Dictionary`'s SipHash was a third of a
+///    cached singleton's resolve.
 /// 3. *Garbage is bounded.* A new index is built only when a lookup misses keys registered since
 ///    the last one, and only while the entries of retired indexes number at most twice the live
 ///    ones plus 64; otherwise the lookup takes the lock and reads `Master.entries`, which is always
@@ -22,12 +24,43 @@ import Synchronization
 ///
 /// Lock order: `master`, then an entry's lock (``register(_:for:)`` only).
 final class Registry: Sendable {
-    /// An immutable map from keys to entries.
+    /// An immutable map from keys to entries: open addressing, linear probing, at most half full.
     final class Index: Sendable {
-        let entries: [ServiceKey: RegistryEntry]
+        private let keys: [ServiceKey?]
+        private let entries: [RegistryEntry?]
+        let count: Int
 
-        init(_ entries: [ServiceKey: RegistryEntry]) {
+        init(_ all: [ServiceKey: RegistryEntry]) {
+            var capacity = 16
+            while capacity < all.count * 2 { capacity *= 2 }
+            var keys = [ServiceKey?](repeating: nil, count: capacity)
+            var entries = [RegistryEntry?](repeating: nil, count: capacity)
+            for (key, entry) in all {
+                var slot = Self.slot(for: key, mask: capacity - 1)
+                while keys[slot] != nil { slot = (slot + 1) & (capacity - 1) }
+                keys[slot] = key
+                entries[slot] = entry
+            }
+            self.keys = keys
             self.entries = entries
+            count = all.count
+        }
+
+        func entry(for key: ServiceKey) -> RegistryEntry? {
+            let mask = keys.count - 1
+            var slot = Self.slot(for: key, mask: mask)
+            while let candidate = keys[slot] {
+                if candidate == key { return entries[slot] }
+                slot = (slot + 1) & mask
+            }
+            return nil
+        }
+
+        private static func slot(for key: ServiceKey, mask: Int) -> Int {
+            var hash = UInt(bitPattern: key.service) &* 0x9E37_79B9_7F4A_7C15
+            hash ^= UInt(bitPattern: key.arguments) &* 0xC2B2_AE3D_27D4_EB4F
+            if let name = key.name { hash ^= UInt(bitPattern: name.hashValue) &* 0x1656_67B1_9E37_79F9 }
+            return Int(truncatingIfNeeded: hash ^ (hash >> 29)) & mask
         }
     }
 
@@ -51,15 +84,15 @@ final class Registry: Sendable {
         let address = published.load(ordering: .acquiring)
         if let pointer = UnsafeRawPointer(bitPattern: address) {
             // Invariant 2: the registry keeps the index alive, and the caller keeps the registry.
-            let found = Unmanaged<Index>.fromOpaque(pointer)._withUnsafeGuaranteedRef { $0.entries[key] }
+            let found = Unmanaged<Index>.fromOpaque(pointer)._withUnsafeGuaranteedRef { $0.entry(for: key) }
             if let found { return found }
         }
         return master.withLock { master in
             let found = master.entries[key]
-            let indexed = master.indexes.last?.entries.count ?? 0
+            let indexed = master.indexes.last?.count ?? 0
             // Registered since the index was built: index it again, if the garbage allows it (and
             // another lookup has not just done so).
-            if found != nil, master.indexes.last?.entries[key] == nil,
+            if found != nil, master.indexes.last?.entry(for: key) == nil,
                 master.retiredEntries + indexed <= 2 * master.entries.count + 64
             {
                 master.retiredEntries += indexed
@@ -73,7 +106,7 @@ final class Registry: Sendable {
 
     /// Files `binding` under `key`, and returns what the entry let go (the binding it replaced
     /// and its kept instance) for the caller to release with no lock held.
-    func register(_ binding: any AnyBinding, for key: ServiceKey) -> Any? {
+    func register(_ binding: Binding, for key: ServiceKey) -> Any? {
         let entry = master.withLock { master in
             if let entry = master.entries[key] { return entry }
             let entry = RegistryEntry()
@@ -94,24 +127,43 @@ final class Registry: Sendable {
     }
 }
 
-/// One key's registration and the instance its scope keeps, behind one lock of its own (padded:
-/// threads resolving different singletons do not contend).
+/// One key's registration and the instance its scope keeps, behind one lock of its own.
+///
+/// Threads resolving different singletons touch only their entries, boxes and instances: each
+/// entry and its lock, and each ``Kept`` box, fill cache lines of their own (padded), so that
+/// retaining one does not slow down retaining its neighbour on another core (false sharing).
+@usableFromInline
 final class RegistryEntry: Sendable, KeptSlot {
     private struct State {
-        var binding: (any AnyBinding)?
+        var binding: Binding?
         var kept = KeptState.empty
     }
 
     private let state = Locked(State(), padded: true)
+    private let padding = CacheLinePadding()
 
     /// The current binding, and the instance its scope keeps now, read together.
-    func read() -> (binding: (any AnyBinding)?, kept: KeptState) {
+    func read() -> (binding: Binding?, kept: KeptState) {
         state.withLock { ($0.binding, $0.kept) }
+    }
+
+    /// The `Kept<Service>` box of the instance kept strongly, if any: the shortcut of a resolve.
+    func keptBox() -> AnyObject? {
+        state.withLock { state in
+            if case .strong(let box) = state.kept { box } else { nil }
+        }
+    }
+
+    /// The `Kept<Service>` box of the instance kept strongly, or else the binding.
+    func firstLook() -> (box: AnyObject?, binding: Binding?) {
+        state.withLock { state in
+            if case .strong(let box) = state.kept { (box, nil) } else { (nil, state.binding) }
+        }
     }
 
     /// Replaces the binding. The replaced one's kept instance is let go; an instance being made
     /// for it is not kept when it is published, and the resolves still using it carry on.
-    func replace(with binding: any AnyBinding) -> Any? {
+    func replace(with binding: Binding) -> Any? {
         state.withLock { state in
             defer {
                 state.binding = binding
@@ -121,7 +173,7 @@ final class RegistryEntry: Sendable, KeptSlot {
         }
     }
 
-    func withKept<Result>(_ body: (inout KeptState, (any AnyBinding)?) -> Result) -> Result {
+    func withKept<Result>(_ body: (inout KeptState, Binding?) -> Result) -> Result {
         state.withLock { body(&$0.kept, $0.binding) }
     }
 }
@@ -137,20 +189,34 @@ enum KeptState {
     case weak(WeakReference)
 }
 
-/// A kept instance, in a box of its type, so that reading it back needs no dynamic cast.
-final class Kept<Service>: @unchecked Sendable {
-    // `@unchecked Sendable`: only the shared scopes keep instances, and they are offered for
-    // `Sendable` services only (``Scope``).
-    let instance: Service
+/// A kept instance, in a box of its type, so that the typed call site reads it back with no
+/// dynamic cast.
+@usableFromInline
+final class Kept<Service>: KeptBox {
+    @usableFromInline let instance: Service
+    private let padding = CacheLinePadding()
 
     init(_ instance: Service) {
         self.instance = instance
     }
+
+    var value: Any { instance }
+}
+
+/// Room that keeps an object's header on a cache line of its own (see ``RegistryEntry``).
+struct CacheLinePadding: Sendable {
+    private let words: (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int) = (
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+    )
+}
+
+/// A ``Kept`` box seen without its service type.
+protocol KeptBox: AnyObject {
+    var value: Any { get }
 }
 
 /// An object held weakly.
-final class WeakReference: @unchecked Sendable {
-    // `@unchecked Sendable`: the reference is written once, in `init`, before it is shared.
+final class WeakReference {
     weak var object: AnyObject?
 
     init(_ object: AnyObject) {
@@ -162,22 +228,20 @@ final class WeakReference: @unchecked Sendable {
 /// ``Lazy``'s storage.
 protocol KeptSlot: AnyObject, Sendable {
     /// Runs `body` under the slot's lock with its kept state and the binding it belongs to now.
-    func withKept<Result>(_ body: (inout KeptState, (any AnyBinding)?) -> Result) -> Result
+    func withKept<Result>(_ body: (inout KeptState, Binding?) -> Result) -> Result
 }
 
 extension KeptSlot {
     /// The instance kept now, if any. A strong reference loaded from a weak one may be the last:
     /// the caller lets it go, outside the lock.
-    func keptInstance<Service>(as _: Service.Type) -> Service? {
-        let (strong, weak) = withKept { kept, _ -> (AnyObject?, AnyObject?) in
+    var keptInstance: Any? {
+        withKept { kept, _ -> Any? in
             switch kept {
-            case .strong(let box): (box, nil)
-            case .weak(let reference): (nil, reference.object)
-            case .empty, .creating: (nil, nil)
+            case .strong(let box): (box as! any KeptBox).value
+            case .weak(let reference): reference.object
+            case .empty, .creating: nil
             }
         }
-        if let strong { return unsafeDowncast(strong, to: Kept<Service>.self).instance }
-        return weak.flatMap { $0 as? Service }
     }
 
     /// Drops the kept instance (and lets a creation under way keep nothing): returns it, for the

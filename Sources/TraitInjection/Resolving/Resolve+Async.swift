@@ -7,8 +7,29 @@ extension Resolve {
     /// there (or in a task it starts) is nested in its resolve.
     @TaskLocal static var taskFrame: Frame?
 
+    /// How the typed call site of an async resolve makes an instance: it calls the factory with
+    /// its own argument types.
+    @usableFromInline
+    struct Factories {
+        @usableFromInline let sync: (Binding, Resolution) throws -> Any
+        @usableFromInline let async: (Binding, AsyncResolution) async throws -> Any
+        /// Runs a main-actor factory there, as a synchronous part of the resolve.
+        @usableFromInline let mainActor: (Binding, AsyncResolution) async throws(ResolutionError) -> Any
+
+        @usableFromInline
+        init(
+            sync: @escaping (Binding, Resolution) throws -> Any,
+            async: @escaping (Binding, AsyncResolution) async throws -> Any,
+            mainActor: @escaping (Binding, AsyncResolution) async throws(ResolutionError) -> Any
+        ) {
+            self.sync = sync
+            self.async = async
+            self.mainActor = mainActor
+        }
+    }
+
     /// Resolves `Service` under `name` with `arguments`, looked up from `lookup`, for the factory
-    /// of `frame` (`nil` at the top), suspending (never blocking) while it waits.
+    /// of `frame` (`nil` at the top): the typed side of an async resolve.
     func resolveAsync<Service, each Argument>(
         _: Service.Type,
         name: String?,
@@ -16,121 +37,136 @@ extension Resolve {
         from lookup: Container,
         at frame: Frame?
     ) async throws(ResolutionError) -> Service {
+        let values = (repeat each arguments)
+        let factories = Factories(
+            sync: { binding, resolution in
+                try unsafeDowncast(binding.syncBox, to: FactoryBox<Service, repeat each Argument>.self)
+                    .make(resolution, repeat each values)
+            },
+            async: { binding, resolution in
+                try await unsafeDowncast(binding.asyncBox!, to: AsyncFactoryBox<Service, repeat each Argument>.self)
+                    .make(resolution, repeat each values)
+            },
+            mainActor: { binding, resolution throws(ResolutionError) in
+                try await unsafeDowncast(binding.asyncBox!, to: MainActorHop<Service, repeat each Argument>.self)
+                    .run(resolution, repeat each values)
+            }
+        )
         let key = ServiceKey(Service.self, name: name, arguments: (repeat each Argument).self)
-        guard let (slot, owner) = lookup.lookUp(key) else {
-            if let optional = Service.self as? any OptionalService.Type {
-                let resolution = AsyncResolution(self, frame, lookup)
-                return try await optional.resolveWrapped(in: resolution, name: name, arguments: repeat each arguments)
-                    as! Service
-            }
-            if let findings, let entry = findings.childOnly(key, from: lookup, at: frame) {
-                let binding = unsafeDowncast(entry.read().binding!, to: Binding<Service>.self)
-                findings.check(binding, ancestors: frame)
-                let container = findings.container
-                return try await makeAsync(
-                    binding, keptIn: entry, by: container, from: container, at: frame, arguments: repeat each arguments)
-            }
-            return try resolveUnregistered(Service.self, name: name, arguments: repeat each arguments, from: lookup, at: frame)
+        switch try await resolveAsync(
+            key, ArgumentValues.of(repeat each arguments), from: lookup, at: frame, factories: factories)
+        {
+        case .kept(let box): return unsafeDowncast(box, to: Kept<Service>.self).instance
+        case .instance(let instance): return instance as! Service
+        case .made: preconditionFailure("an async resolve hands back what it made")
+        case .unregistered:
+            return try await unregisteredAsync(
+                Service.self, name: name, arguments: repeat each arguments, from: lookup, at: frame)
         }
-        let (found, kept) = slot.read()
-        // Filed under the key of `Service` and the argument types.
-        let binding = unsafeDowncast(found!, to: Binding<Service>.self)
-        if !isObserved, case .strong(let box) = kept { return unsafeDowncast(box, to: Kept<Service>.self).instance }
-        let instanceLookup = binding.scope.isShared ? owner : lookup
-        return try await observe(binding, keptIn: slot, from: instanceLookup, at: frame, repeat each arguments, making: {
-            () async throws(ResolutionError) in
-            try await makeAsync(binding, keptIn: slot, by: owner, from: lookup, at: frame, arguments: repeat each arguments)
-        })
     }
 
-    private func makeAsync<Service, each Argument>(
-        _ binding: Binding<Service>,
+    /// Resolves the registration under `key` with `values`, looked up from `lookup`, for the
+    /// factory of `frame` (`nil` at the top), suspending (never blocking) while it waits.
+    func resolveAsync(
+        _ key: ServiceKey,
+        _ values: ArgumentValues?,
+        from lookup: Container,
+        at frame: Frame?,
+        factories: Factories
+    ) async throws(ResolutionError) -> Found {
+        guard let (slot, owner) = lookup.lookUp(key) ?? childOnly(key, from: lookup, at: frame) else {
+            return .unregistered
+        }
+        let (found, kept) = slot.read()
+        let binding = found!
+        if !isObserved, case .strong(let box) = kept { return .kept(box) }
+        return try await observe(binding, keptIn: slot, from: binding.isShared ? owner : lookup, at: frame, values) {
+            () async throws(ResolutionError) in
+            try await makeAsync(binding, keptIn: slot, by: owner, from: lookup, at: frame, values, factories)
+        }
+    }
+
+    private func makeAsync(
+        _ binding: Binding,
         keptIn slot: any KeptSlot,
         by owner: Container,
         from lookup: Container,
         at frame: Frame?,
-        arguments: repeat each Argument
-    ) async throws(ResolutionError) -> Service {
-        if binding.isMainActor, !MainQueue.isCurrent, case .mainActor(_, let hop) = binding.factory {
-            // Made where `Service` and the arguments are `Sendable`, with the same argument types.
-            let hop = unsafeDowncast(hop, to: MainActorHop<Service, repeat each Argument>.self)
-            if binding.needsAsyncResolve {
-                throw ResolutionError(
-                    kind: .needsAsyncResolve, service: binding.step.service, path: frame.steps,
-                    underlyingError: "a main-actor factory cannot have async initCompleted closures")
-            }
-            return try await hop.run(AsyncResolution(self, frame, lookup), repeat each arguments)
+        _ values: ArgumentValues?,
+        _ factories: Factories
+    ) async throws(ResolutionError) -> Found {
+        if binding.isMainActor, !MainQueue.isCurrent {
+            if binding.needsAsyncResolve { throw Self.mainActorCompletesAsync(binding, at: frame) }
+            return .instance(try await factories.mainActor(binding, AsyncResolution(self, frame, lookup)))
         }
         guard binding.needsAsyncResolve else {
-            return try await synchronously { () throws(ResolutionError) in
-                try make(binding, keptIn: slot, by: owner, from: lookup, at: frame, arguments: repeat each arguments)
+            var made: Any?
+            let found = try await synchronously { () throws(ResolutionError) in
+                try make(binding, keptIn: slot, by: owner, from: lookup, at: frame, values) { binding, resolution in
+                    let instance = try factories.sync(binding, resolution)
+                    made = instance
+                    return instance
+                }
             }
+            if case .made = found { return .instance(made!) }
+            return found
         }
-        let lookup = binding.scope.isShared ? owner : lookup
-        if binding.scope.isPerResolve(inDryRun: isDryRun),
-            let instance = graphInstance(binding, from: lookup, repeat each arguments)
-        {
-            return instance
+        let lookup = binding.isShared ? owner : lookup
+        if binding.isPerResolve(inDryRun: isDryRun), let instance = graphInstance(binding, from: lookup, values) {
+            return .instance(instance)
         }
         var creation: Creation?
-        if binding.scope.isShared, !isDryRun {
+        if binding.isShared, !isDryRun {
             claiming: while true {
                 switch slot.claim(binding, by: self) {
-                case .instance(let instance): return instance as! Service
+                case .instance(let instance): return .instance(instance)
                 case .create(let claimed):
-                    creation = claimed
-                    guard addClaim(claimed) else {
-                        abandon(claimed, because: nil)
-                        throw ResolutionError(kind: .resolverExpired, service: binding.step.service, path: frame.steps)
-                    }
-                case .createUnkept: break
+                    creation = try accept(claimed, of: binding, at: frame)
+                    break claiming
+                case .createUnkept: break claiming
                 case .busy(let busy):
-                    guard let instance = try await Waits.shared.waitSuspending(for: busy, by: self, at: frame) else {
-                        continue
+                    if let instance = try await Waits.shared.waitSuspending(for: busy, by: self, at: frame) {
+                        return .instance(instance)
                     }
-                    return instance as! Service
                 }
-                break claiming
             }
         }
-        let newFrame: Frame
-        do throws(ResolutionError) {
-            newFrame = try enter(binding, at: frame, creating: creation, repeat each arguments)
-        } catch {
-            abandon(creation, because: nil)
-            throw error
-        }
-        let instance: Service
+        let newFrame = try enter(binding, at: frame, creating: creation, values)
+        let instance: Any
         do {
             switch binding.factory {
-            case .async(let box):
-                let factory = unsafeDowncast(box, to: AsyncFactoryBox<Service, repeat each Argument>.self)
+            case .async:
                 instance = try await Self.$taskFrame.withValue(newFrame) {
-                    try await factory.make(AsyncResolution(self, newFrame, lookup), repeat each arguments)
+                    try await factories.async(binding, AsyncResolution(self, newFrame, lookup))
                 }
-            case .sync(let box):
+            case .sync:
                 // A synchronous factory with async completions.
-                let factory = unsafeDowncast(box, to: FactoryBox<Service, repeat each Argument>.self)
                 instance = try await synchronously { () throws(ResolutionError) in
                     do {
                         return try call(binding, at: newFrame) {
-                            try factory.make(Resolution(self, newFrame, lookup), repeat each arguments)
+                            try factories.sync(binding, Resolution(self, newFrame, lookup))
                         }
                     } catch {
                         throw wrap(error, at: newFrame)
                     }
                 }
             case .mainActor:
-                throw ResolutionError(
-                    kind: .needsAsyncResolve, service: binding.step.service, path: frame.steps,
-                    underlyingError: "a main-actor factory cannot have async initCompleted closures")
+                throw Self.mainActorCompletesAsync(binding, at: frame)
             }
         } catch {
             let wrapped = wrap(error, at: newFrame)
             abandon(creation, because: wrapped.isOwnFailure ? wrapped : nil)
             throw wrapped
         }
-        return try made(instance, of: binding, creation: creation, from: lookup, at: newFrame, repeat each arguments)
+        let found = try made(instance, of: binding, creation: creation, from: lookup, at: newFrame, values)
+        if case .made = found { return .instance(instance) }
+        return found
+    }
+
+    private static func mainActorCompletesAsync(_ binding: Binding, at frame: Frame?) -> ResolutionError {
+        ResolutionError(
+            kind: .needsAsyncResolve, service: binding.step.service, path: frame.steps,
+            underlyingError: "a main-actor factory cannot have async initCompleted closures")
     }
 
     /// Runs `body`, a synchronous part of this async resolve, until it does not have to wait: a
@@ -139,16 +175,10 @@ extension Resolve {
     /// runs again.
     func synchronously<Result>(_ body: () throws(ResolutionError) -> Result) async throws(ResolutionError) -> Result {
         while true {
-            let result: Result
-            do {
-                result = try body()
-            } catch {
-                guard let pending = takeSuspension() else { throw error }
-                _ = try await Waits.shared.waitSuspending(for: pending, by: self, at: nil)
-                continue
-            }
+            let outcome: Swift.Result<Result, ResolutionError>
+            do throws(ResolutionError) { outcome = .success(try body()) } catch { outcome = .failure(error) }
             // A factory may have caught the unwinding and gone on: what it made is not used.
-            guard let pending = takeSuspension() else { return result }
+            guard let pending = takeSuspension() else { return try outcome.get() }
             _ = try await Waits.shared.waitSuspending(for: pending, by: self, at: nil)
         }
     }
@@ -175,22 +205,14 @@ extension Resolve {
 
     // MARK: Ending
 
-    /// Ends an async top-level resolve that succeeded, as ``finish(describing:)`` does a
-    /// synchronous one.
+    /// Ends an async top-level resolve that succeeded, as ``finish()`` does a synchronous one.
     func finishAsync(describing service: @autoclosure () -> String) async throws(ResolutionError) {
+        var runs = 0
         while true {
-            var runs = 0
-            while let next = nextPending() {
-                runs += 1
-                guard runs <= Self.completionLimit else {
-                    throw Self.tooManyCompletions(next.binding, path: entry.steps + [next.binding.step])
-                }
-                try await runAsync(next)
-            }
-            if let handedOver = try Waits.shared.unsettledYield(of: self) {
-                _ = try await Waits.shared.waitSuspending(for: handedOver, by: self, at: nil)
-            } else if try end(describing: service()) {
-                return
+            switch try next(&runs, describing: service()) {
+            case .run(let pending): try await runAsync(pending)
+            case .waitFor(let handedOver): _ = try await Waits.shared.waitSuspending(for: handedOver, by: self, at: nil)
+            case .ended: return
             }
         }
     }
@@ -198,7 +220,8 @@ extension Resolve {
     /// Runs one queued completion, unless its instance was handed to another resolve meanwhile.
     private func runAsync(_ pending: Pending) async throws(ResolutionError) {
         if let creation = pending.creation, !Waits.shared.beginCompletion(creation, pending, by: self) { return }
-        let frame = Frame(self, pending.binding, arguments: nil, outer: entry, creation: pending.creation, isCompletion: true)
+        let frame = Frame(
+            self, pending.binding, arguments: nil, outer: entry, creation: pending.creation, isCompletion: true)
         do {
             switch pending.run {
             case .sync(let run):
@@ -210,7 +233,9 @@ extension Resolve {
                     }
                 }
             case .async(let run):
-                try await Self.$taskFrame.withValue(frame) { try await run(AsyncResolution(self, frame, pending.lookup)) }
+                try await Self.$taskFrame.withValue(frame) {
+                    try await run(AsyncResolution(self, frame, pending.lookup))
+                }
             }
         } catch {
             if let creation = pending.creation, !Waits.shared.endCompletion(creation, by: self, succeeded: false) {

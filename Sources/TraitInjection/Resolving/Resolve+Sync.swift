@@ -1,51 +1,47 @@
-// How a resolve makes an instance synchronously: the engine's steps, shared with async resolves,
-// which run every synchronous factory and completion through here.
+// How a resolve makes an instance synchronously: the engine's steps, on erased instances,
+// shared with async resolves, which run every synchronous factory and completion through here.
+// The typed call sites (Container.resolve, Resolution.resolve) call the factory and cast.
 
 extension Resolve {
-    /// Resolves `Service` under `name` with `arguments`, looked up from `lookup`, for the factory
-    /// of `frame` (`nil` at the top).
-    func resolve<Service, each Argument>(
-        _: Service.Type,
-        name: String?,
-        arguments: repeat each Argument,
+    /// Resolves the registration under `key` with `values`, looked up from `lookup`, for the
+    /// factory of `frame` (`nil` at the top); `factory` calls a synchronous factory with the
+    /// call site's types.
+    @usableFromInline
+    func resolve(
+        _ key: ServiceKey,
+        _ values: ArgumentValues?,
         from lookup: Container,
-        at frame: Frame?
-    ) throws(ResolutionError) -> Service {
-        if isAsync, let pending = state.withLock(\.suspension) { throw .suspension(for: pending) }
-        let key = ServiceKey(Service.self, name: name, arguments: (repeat each Argument).self)
-        guard let (slot, owner) = lookup.lookUp(key) else {
-            return try resolveUnregistered(Service.self, name: name, arguments: repeat each arguments, from: lookup, at: frame)
+        at frame: Frame?,
+        factory: (Binding, Resolution) throws -> Any
+    ) throws(ResolutionError) -> Found {
+        if isAsync, let pending = pendingSuspension { throw .suspension(for: pending) }
+        guard let (slot, owner) = lookup.lookUp(key) ?? childOnly(key, from: lookup, at: frame) else {
+            return .unregistered
         }
         let (found, kept) = slot.read()
-        // Filed under the key of `Service` and the argument types.
-        let binding = unsafeDowncast(found!, to: Binding<Service>.self)
-        guard isObserved else {
-            if case .strong(let box) = kept { return unsafeDowncast(box, to: Kept<Service>.self).instance }
-            return try make(binding, keptIn: slot, by: owner, from: lookup, at: frame, arguments: repeat each arguments)
-        }
-        let instanceLookup = binding.scope.isShared ? owner : lookup
-        return try observe(binding, keptIn: slot, from: instanceLookup, at: frame, repeat each arguments, making: {
+        let binding = found!
+        if !isObserved, case .strong(let box) = kept { return .kept(box) }
+        return try observe(binding, keptIn: slot, from: binding.isShared ? owner : lookup, at: frame, values) {
             () throws(ResolutionError) in
-            try make(binding, keptIn: slot, by: owner, from: lookup, at: frame, arguments: repeat each arguments)
-        })
+            try make(binding, keptIn: slot, by: owner, from: lookup, at: frame, values, factory)
+        }
     }
 
     /// Makes an instance of `binding` (found in `slot`, registered in `owner`), or finds the one
     /// its scope has for this resolve.
-    func make<Service, each Argument>(
-        _ binding: Binding<Service>,
+    func make(
+        _ binding: Binding,
         keptIn slot: any KeptSlot,
         by owner: Container,
         from lookup: Container,
         at frame: Frame?,
-        arguments: repeat each Argument
-    ) throws(ResolutionError) -> Service {
+        _ values: ArgumentValues?,
+        _ factory: (Binding, Resolution) throws -> Any
+    ) throws(ResolutionError) -> Found {
         // A shared instance is built from the registrations of the container that keeps it.
-        let lookup = binding.scope.isShared ? owner : lookup
-        if binding.scope.isPerResolve(inDryRun: isDryRun),
-            let instance = graphInstance(binding, from: lookup, repeat each arguments)
-        {
-            return instance
+        let lookup = binding.isShared ? owner : lookup
+        if binding.isPerResolve(inDryRun: isDryRun), let instance = graphInstance(binding, from: lookup, values) {
+            return .instance(instance)
         }
         if binding.needsAsyncResolve {
             throw ResolutionError(kind: .needsAsyncResolve, service: binding.step.service, path: frame.steps)
@@ -54,96 +50,86 @@ extension Resolve {
             throw ResolutionError(kind: .needsMainActor, service: binding.step.service, path: frame.steps)
         }
         var creation: Creation?
-        if binding.scope.isShared, !isDryRun {
+        if binding.isShared, !isDryRun {
             claiming: while true {
                 switch slot.claim(binding, by: self) {
-                case .instance(let instance): return instance as! Service
+                case .instance(let instance): return .instance(instance)
                 case .create(let claimed):
-                    creation = claimed
-                    guard addClaim(claimed) else {
-                        abandon(claimed, because: nil)
-                        throw ResolutionError(kind: .resolverExpired, service: binding.step.service, path: frame.steps)
-                    }
-                case .createUnkept: break
+                    creation = try accept(claimed, of: binding, at: frame)
+                    break claiming
+                case .createUnkept: break claiming
                 case .busy(let busy):
-                    guard let instance = try Waits.shared.wait(for: busy, by: self, at: frame) else { continue }
-                    return instance as! Service
+                    if let instance = try Waits.shared.wait(for: busy, by: self, at: frame) {
+                        return .instance(instance)
+                    }
                 }
-                break claiming
             }
         }
-        let newFrame: Frame
-        do throws(ResolutionError) {
-            newFrame = try enter(binding, at: frame, creating: creation, repeat each arguments)
-        } catch {
-            abandon(creation, because: nil)
-            throw error
-        }
-        let instance: Service
+        let newFrame = try enter(binding, at: frame, creating: creation, values)
+        let instance: Any
         do {
-            instance = try call(binding, at: newFrame) { () throws -> Service in
-                switch binding.factory {
-                case .sync(let box), .mainActor(let box, _):
-                    // Filed under the argument types: the box has them.
-                    let factory = unsafeDowncast(box, to: FactoryBox<Service, repeat each Argument>.self)
-                    return try factory.make(Resolution(self, newFrame, lookup), repeat each arguments)
-                case .async:
-                    preconditionFailure("an async factory reached a synchronous resolve")
-                }
-            }
+            instance = try call(binding, at: newFrame) { try factory(binding, Resolution(self, newFrame, lookup)) }
         } catch {
             let wrapped = wrap(error, at: newFrame)
             abandon(creation, because: wrapped.isOwnFailure ? wrapped : nil)
             throw wrapped
         }
-        return try made(instance, of: binding, creation: creation, from: lookup, at: newFrame, repeat each arguments)
+        return try made(instance, of: binding, creation: creation, from: lookup, at: newFrame, values)
     }
 
-    /// The frame for making `binding` at `frame`, after the checks for a cycle and for depth.
-    func enter<Service, each Argument>(
-        _ binding: Binding<Service>,
+    /// Records `claimed`, the creation of `binding`'s instance this resolve has claimed; if the
+    /// resolve has ended (a task its factory did not await), abandons it instead.
+    func accept(_ claimed: Creation, of binding: Binding, at frame: Frame?) throws(ResolutionError) -> Creation {
+        guard addClaim(claimed) else {
+            abandon(claimed, because: nil)
+            throw ResolutionError(kind: .resolverExpired, service: binding.step.service, path: frame.steps)
+        }
+        return claimed
+    }
+
+    /// The frame for making `binding` at `frame`, after the checks for a cycle and for depth;
+    /// `creation` is given up if one fails.
+    func enter(
+        _ binding: Binding,
         at frame: Frame?,
         creating creation: Creation?,
-        _ arguments: repeat each Argument
+        _ values: ArgumentValues?
     ) throws(ResolutionError) -> Frame {
-        let (cycle, recurs) = frame?.cycle(back: binding, repeat each arguments) ?? (nil, false)
+        let (cycle, recurs) = frame?.cycle(back: binding, values) ?? (nil, false)
+        let depth = frame?.depth ?? 0
         if let cycle {
+            abandon(creation, because: nil)
             throw ResolutionError(kind: .cycle, service: binding.step.service, path: cycle)
         }
-        let depth = frame?.depth ?? 0
         if depth >= Self.maximumDepth {
+            abandon(creation, because: nil)
             throw ResolutionError(
                 kind: .tooDeep, service: binding.step.service, path: Array(frame.steps.prefix(5)), depth: depth + 1)
         }
-        let values = binding.takesArguments ? ArgumentValues(repeat each arguments, hashed: recurs) : nil
-        let newFrame = Frame(self, binding, arguments: values, outer: frame, creation: creation)
+        let newFrame = Frame(
+            self, binding, arguments: recurs ? values?.hashed : values, outer: frame, creation: creation)
         if let creation { Waits.shared.creating(creation, at: newFrame) }
         return newFrame
     }
 
     /// Keeps a new `instance` as its scope says, and queues its completions.
-    func made<Service, each Argument>(
-        _ instance: Service,
-        of binding: Binding<Service>,
+    func made(
+        _ instance: Any,
+        of binding: Binding,
         creation: Creation?,
         from lookup: Container,
         at frame: Frame,
-        _ arguments: repeat each Argument
-    ) throws(ResolutionError) -> Service {
+        _ values: ArgumentValues?
+    ) throws(ResolutionError) -> Found {
         // A synchronous part of an async resolve that must wait unwinds: what it makes after that
         // is not kept.
-        if isAsync, let pending = state.withLock(\.suspension) {
+        if isAsync, let pending = pendingSuspension {
             abandon(creation, because: nil)
             throw .suspension(for: pending)
         }
-        if binding.scope.isPerResolve(inDryRun: isDryRun),
-            let first = keepGraphInstance(instance, of: binding, from: lookup, repeat each arguments)
-        {
-            return first  // Another task of this resolve made one first: that one is the graph's.
-        }
         var completions: [Pending] = []
         if binding.autoInjects, let injection = binding.autoInjection.injection(into: instance, of: binding) {
-            completions.append(Pending(binding: binding, lookup: lookup, creation: creation, run: .sync { try injection($0, instance) }))
+            completions.append(Pending(binding: binding, lookup: lookup, creation: creation, run: .sync(injection)))
         }
         for completion in binding.completions {
             let run: Pending.Run =
@@ -153,23 +139,30 @@ extension Resolve {
                 }
             completions.append(Pending(binding: binding, lookup: lookup, creation: creation, run: run))
         }
+        if binding.isPerResolve(inDryRun: isDryRun),
+            let first = keepGraphInstance(
+                instance, of: binding, from: lookup, values,
+                isLast: makesOne && frame.outer === entry && completions.isEmpty)
+        {
+            return .instance(first)  // Another task of this resolve made one first: that one is the graph's.
+        }
         if let creation,
             !Waits.shared.made(
-                creation, instance: instance, keeping: binding.scope.keeping(instance), completions: completions.count)
+                creation, instance: instance, keeping: binding.keep(instance), completions: completions.count)
         {
             throw ResolutionError(kind: .resolverExpired, service: binding.step.service, path: frame.outer.steps)
         }
-        for completion in completions where !enqueue(completion) {
+        if !completions.isEmpty, !enqueue(completions) {
             abandon(creation, because: nil)
             throw ResolutionError(kind: .resolverExpired, service: binding.step.service, path: frame.outer.steps)
         }
-        return instance
+        return .made
     }
 
     /// Calls `body`, a factory or completion of `binding` at `frame`, on this thread — or on the
     /// main actor's for a main-actor factory, or on a helper thread's larger stack when this one's
     /// is nearly used up — with `frame` as this thread's innermost.
-    func call<Result>(_ binding: any AnyBinding, at frame: Frame, _ body: () throws -> Result) throws -> Result {
+    func call<Result>(_ binding: Binding, at frame: Frame, _ body: () throws -> Result) throws -> Result {
         let thread = ResolvingThread.current
         let onMainActor = binding.isMainActor && MainQueue.isCurrent
         if binding.isMainActor, !onMainActor, let caller = thread.mainActorCaller {
@@ -194,19 +187,12 @@ extension Resolve {
     /// Ends a synchronous top-level resolve that succeeded: runs its completions (and those they
     /// queue), waits for what it handed over to be published, then publishes what it made.
     func finish(describing service: @autoclosure () -> String) throws(ResolutionError) {
+        var runs = 0
         while true {
-            var runs = 0
-            while let next = nextPending() {
-                runs += 1
-                guard runs <= Self.completionLimit else {
-                    throw Self.tooManyCompletions(next.binding, path: entry.steps + [next.binding.step])
-                }
-                try run(next)
-            }
-            if let handedOver = try Waits.shared.unsettledYield(of: self) {
-                _ = try Waits.shared.wait(for: handedOver, by: self, at: nil)
-            } else if try end(describing: service()) {
-                return
+            switch try next(&runs, describing: service()) {
+            case .run(let pending): try run(pending)
+            case .waitFor(let handedOver): _ = try Waits.shared.wait(for: handedOver, by: self, at: nil)
+            case .ended: return
             }
         }
     }
@@ -214,7 +200,8 @@ extension Resolve {
     /// Runs one queued completion, unless its instance was handed to another resolve meanwhile.
     private func run(_ pending: Pending) throws(ResolutionError) {
         if let creation = pending.creation, !Waits.shared.beginCompletion(creation, pending, by: self) { return }
-        let frame = Frame(self, pending.binding, arguments: nil, outer: entry, creation: pending.creation, isCompletion: true)
+        let frame = Frame(
+            self, pending.binding, arguments: nil, outer: entry, creation: pending.creation, isCompletion: true)
         do {
             guard case .sync(let run) = pending.run else {
                 preconditionFailure("an async completion reached a synchronous resolve")
@@ -236,11 +223,15 @@ extension Resolve {
             return ResolutionError(kind: .cancelled, service: frame.binding.step.service, path: frame.outer.steps)
         }
         return ResolutionError(
-            kind: .factoryFailed,
-            service: frame.binding.step.service,
-            path: frame.steps,
-            underlyingError: String(describing: error)
-        )
+            kind: .factoryFailed, service: frame.binding.step.service, path: frame.steps,
+            underlyingError: String(describing: error))
+    }
+
+    /// For a dry run: the registration a parent's singleton needs that only the checked child
+    /// registers, with that child (a lifetime problem, recorded; the dry run goes on with it).
+    func childOnly(_ key: ServiceKey, from lookup: Container, at frame: Frame?) -> (RegistryEntry, Container)? {
+        guard let findings, let entry = findings.childOnly(key, from: lookup, at: frame) else { return nil }
+        return (entry, findings.container)
     }
 
     /// The most services a chain of dependencies may nest; a deeper one throws `.tooDeep`.

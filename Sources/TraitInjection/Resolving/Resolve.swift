@@ -11,6 +11,7 @@ import Synchronization
 /// await (its state is behind a lock).
 ///
 /// Lock order: ``Waits``' monitor, then a resolve's lock. Neither runs user code.
+@usableFromInline
 final class Resolve: Sendable {
     enum Phase: Sendable { case running, succeeded, failed }
 
@@ -20,7 +21,7 @@ final class Resolve: Sendable {
             case sync((Resolution) throws -> Void)
             case async((AsyncResolution) async throws -> Void)
         }
-        let binding: any AnyBinding
+        let binding: Binding
         /// Where its resolves look up.
         let lookup: Container
         /// The shared instance it completes, if its scope shares one.
@@ -31,7 +32,7 @@ final class Resolve: Sendable {
     /// A `.graph` instance, with the registration and container it was made by and from (held:
     /// their identities are the key).
     struct GraphEntry {
-        let binding: AnyObject
+        let binding: Binding
         let lookup: Container
         let arguments: ArgumentValues?
         let instance: Any
@@ -39,8 +40,6 @@ final class Resolve: Sendable {
 
     struct State {
         var phase = Phase.running
-        /// The container resolved from, held while the resolve runs.
-        var container: Container?
         var graph: [GraphEntry] = []
         var queue: [Pending] = []
         /// The shared instances it claimed, received from nested resolves or from other resolves
@@ -62,12 +61,20 @@ final class Resolve: Sendable {
     /// Whether it was started by an async resolve, directly or through an outer one: its
     /// synchronous parts never block a thread to wait (they unwind, and the task suspends).
     let isAsync: Bool
-    private let running = Atomic<Bool>(true)
-    let state: Locked<State>
+    /// Whether it is an async resolve itself, whose synchronous parts unwind to it.
+    let drivesAsync: Bool
+    /// Whether it makes one instance at its top (a plain `resolve`, not `autoInject(into:)`):
+    /// then nothing of it asks for that instance's `.graph` entry once it is made.
+    let makesOne: Bool
+    /// Whether it still runs (0), or has succeeded (1) or failed (2): `state.phase`, for reads
+    /// without the lock.
+    private let phase = Atomic<UInt8>(0)
+    let state = Locked(State())
 
     /// A top-level resolve from `container`, nested in the resolve of `entry` if that one still
     /// runs.
-    init(_ container: Container, entry: Frame?, isAsync: Bool, findings: DryRunFindings? = nil) {
+    init(_ container: Container, entry: Frame?, isAsync: Bool, makesOne: Bool = false, findings: DryRunFindings? = nil)
+    {
         let entry = entry?.resolve.isRunning == true ? entry : nil
         let outer = entry?.resolve
         self.outer = outer
@@ -75,18 +82,27 @@ final class Resolve: Sendable {
         self.findings = findings ?? outer?.findings
         tracer = outer?.tracer ?? container.currentTracer
         self.isAsync = isAsync || outer?.isAsync == true
-        state = Locked(State(container: container))
+        drivesAsync = isAsync
+        self.makesOne = makesOne && !self.isAsync
+        isObserved = self.findings != nil || tracer != nil
     }
 
     var isDryRun: Bool { findings != nil }
 
     /// Whether its resolves are traced or checked (a dry run): no shortcut skips them.
-    var isObserved: Bool { findings != nil || tracer != nil }
+    let isObserved: Bool
 
     /// Whether it still runs: resolvers of it still work.
-    var isRunning: Bool { running.load(ordering: .acquiring) }
+    @usableFromInline
+    var isRunning: Bool { phase.load(ordering: .acquiring) == 0 }
 
     var root: Resolve { outer?.root ?? self }
+
+    /// The async resolve its synchronous parts unwind to, to wait by suspending.
+    var suspensionOwner: Resolve { drivesAsync ? self : outer?.suspensionOwner ?? self }
+
+    /// The creation a synchronous part of this async resolve must wait for, if one must.
+    var pendingSuspension: Creation? { suspensionOwner.state.withLock(\.suspension) }
 
     /// Whether `other` belongs to the same outermost resolve.
     func isInTree(of other: Resolve) -> Bool { root === other.root }
@@ -94,51 +110,45 @@ final class Resolve: Sendable {
     // MARK: The graph
 
     /// The `.graph` instance of `binding` made from `lookup` with these arguments, if any.
-    func graphInstance<Service, each Argument>(
-        _ binding: Binding<Service>,
-        from lookup: Container,
-        _ arguments: repeat each Argument
-    ) -> Service? {
+    func graphInstance(_ binding: Binding, from lookup: Container, _ values: ArgumentValues?) -> Any? {
         state.withLock { state in
-            state.graph.last { entry in
-                entry.binding === binding && entry.lookup === lookup
-                    && (entry.arguments.map { $0.matches(repeat each arguments) } ?? true)
-            }?.instance
-        } as? Service
+            state.graph.last { $0.binding === binding && $0.lookup === lookup && $0.arguments.matches(values) }?
+                .instance
+        }
     }
 
-    /// Keeps `instance` as the `.graph` instance of `binding` from `lookup`.
+    /// Keeps `instance` as the `.graph` instance of `binding` from `lookup` — unless `isLast`
+    /// (it was made by the top frame of a resolve that ``makesOne``, with no completions of its
+    /// own) and no completion is queued: then nothing of this resolve runs after it to ask for it.
     ///
     /// - Returns: The instance another task of the resolve kept first, if one did: that one is
     ///   the graph's.
-    func keepGraphInstance<Service, each Argument>(
-        _ instance: Service,
-        of binding: Binding<Service>,
+    func keepGraphInstance(
+        _ instance: Any,
+        of binding: Binding,
         from lookup: Container,
-        _ arguments: repeat each Argument
-    ) -> Service? {
-        let values = binding.takesArguments ? ArgumentValues(repeat each arguments) : nil
-        // Arguments that are not all `Hashable` equal nothing: the instance is not shared.
-        if let values, !values.matches(repeat each arguments) { return nil }
-        let first = state.withLock { state -> Any? in
+        _ values: ArgumentValues?,
+        isLast: Bool
+    ) -> Any? {
+        state.withLock { state -> Any? in
+            if isLast, state.queue.isEmpty { return nil }
             let first = state.graph.last {
-                $0.binding === binding && $0.lookup === lookup && ($0.arguments?.matches(repeat each arguments) ?? true)
+                $0.binding === binding && $0.lookup === lookup && $0.arguments.matches(values)
             }
             if first == nil, state.phase == .running {
                 state.graph.append(GraphEntry(binding: binding, lookup: lookup, arguments: values, instance: instance))
             }
             return first?.instance
         }
-        return first.map { $0 as! Service }
     }
 
     // MARK: Completions and claims
 
     /// Queues `pending`; refused (`false`) once the resolve has ended: the caller lets it go.
-    func enqueue(_ pending: Pending) -> Bool {
+    func enqueue(_ pending: [Pending]) -> Bool {
         state.withLock { state in
             guard state.phase == .running else { return false }
-            state.queue.append(pending)
+            state.queue += pending
             return true
         }
     }
@@ -152,72 +162,84 @@ final class Resolve: Sendable {
         }
     }
 
-    /// The next queued completion, if any.
-    func nextPending() -> Pending? {
-        state.withLock { $0.queue.isEmpty ? nil : $0.queue.removeFirst() }
-    }
-
     /// Completions run per top-level resolve before it gives up on a graph that keeps growing.
     static let completionLimit = 10_000
 
     // MARK: Ending
 
-    /// Ends a successful resolve once its queue is empty: publishes what it claimed (the
-    /// outermost resolve, or a nested one whose outer resolve has already succeeded), or hands
-    /// it to the outer resolve.
-    ///
-    /// - Returns: `false` if completions were queued meanwhile (drain again).
-    /// - Throws: `resolverExpired` if the outer resolve has failed meanwhile (an async resolve
-    ///   started by a task its factory did not await): nothing it made is kept.
-    func end(describing service: @autoclosure () -> String) throws(ResolutionError) -> Bool {
-        let ended = state.withLock { state -> [Creation]? in
-            guard state.queue.isEmpty else { return nil }
-            state.phase = .succeeded
-            running.store(false, ordering: .releasing)
-            defer { state.claims = [] }
-            return state.claims
-        }
-        guard let claims = ended else { return false }
-        let handedOver = Waits.shared.settle(claims, endedBy: self)
-        release()
-        guard handedOver else {
-            throw ResolutionError(kind: .resolverExpired, service: service())
-        }
-        return true
+    /// What a successful resolve does next at its end.
+    enum Next {
+        /// Runs a queued completion.
+        case run(Pending)
+        /// Waits for an instance it handed over to be published, or to come back.
+        case waitFor(Creation)
+        /// Nothing: it has ended, and published (or handed to its outer resolve) what it made.
+        case ended
     }
 
-    /// Undoes a failed resolve: what it claimed is abandoned (the resolves waiting for it get
-    /// `error`), what it made and queued is let go — with no lock held, as the resolve still runs:
-    /// a `deinit` may use a resolver of it, and what that queues or claims goes the same way.
-    func fail(_ error: ResolutionError) {
+    /// The next step of a successful resolve's end: its queued completions, then what it handed
+    /// over, then the end — which publishes what it claimed (the outermost resolve, or a nested
+    /// one whose outer resolve has succeeded already), or hands it to the outer resolve.
+    ///
+    /// - Throws: The completion limit's error; a handed-over instance's failure; or
+    ///   `resolverExpired` if the outer resolve has failed meanwhile (an async resolve started by
+    ///   a task its factory did not await): nothing it made is kept.
+    func next(_ runs: inout Int, describing service: @autoclosure () -> String) throws(ResolutionError) -> Next {
+        enum Step {
+            case run(Pending)
+            case handedOver([Creation])
+            case end([Creation], [GraphEntry])
+        }
+        let step = state.withLock { state -> Step in
+            if !state.queue.isEmpty { return .run(state.queue.removeFirst()) }
+            if !state.yielded.isEmpty { return .handedOver(state.yielded) }
+            state.phase = .succeeded
+            phase.store(1, ordering: .releasing)
+            defer { (state.claims, state.graph, state.suspension) = ([], [], nil) }
+            return .end(state.claims, state.graph)
+        }
+        switch step {
+        case .run(let pending):
+            runs += 1
+            guard runs <= Self.completionLimit else {
+                throw Self.tooManyCompletions(pending.binding, path: entry.steps + [pending.binding.step])
+            }
+            return .run(pending)
+        case .handedOver(let yielded):
+            if let unsettled = try Waits.shared.unsettled(yielded, of: self) { return .waitFor(unsettled) }
+            state.withLock { $0.yielded.removeAll { creation in yielded.contains { $0 === creation } } }
+            return try next(&runs, describing: service())
+        case .end(let claims, let graph):
+            let handedOver = claims.isEmpty || Waits.shared.settle(claims, endedBy: self)
+            withExtendedLifetime(graph) {}
+            guard handedOver else { throw ResolutionError(kind: .resolverExpired, service: service()) }
+            return .ended
+        }
+    }
+
+    /// Undoes a failed resolve: what it claimed is abandoned (the resolves waiting for it claim
+    /// it again), what it made and queued is let go — with no lock held, as the resolve still
+    /// runs: a `deinit` may use a resolver of it, and what that queues or claims goes the same way.
+    func fail() {
         while true {
             let taken = state.withLock { state -> (graph: [GraphEntry], queue: [Pending], claims: [Creation])? in
                 guard !state.graph.isEmpty || !state.queue.isEmpty || !state.claims.isEmpty else {
                     state.phase = .failed
-                    running.store(false, ordering: .releasing)
+                    state.suspension = nil
                     return nil
                 }
                 defer { (state.graph, state.queue, state.claims) = ([], [], []) }
                 return (state.graph, state.queue, state.claims)
             }
             guard let taken else { break }
-            let abandoned = Waits.shared.abandon(taken.claims, by: self, because: error)
+            let abandoned = Waits.shared.abandon(taken.claims, by: self, because: nil)
             withExtendedLifetime((taken, abandoned)) {}
         }
-        release()
-    }
-
-    /// Lets go of what only a running resolve needs, with no lock held.
-    private func release() {
-        let released = state.withLock { state in
-            defer { (state.container, state.graph, state.queue, state.suspension) = (nil, [], [], nil) }
-            return (state.container, state.graph, state.queue)
-        }
-        withExtendedLifetime(released) {}
+        phase.store(2, ordering: .releasing)
     }
 
     /// The error of a completion that keeps queueing more, at the completion of `binding`.
-    static func tooManyCompletions(_ binding: any AnyBinding, path: [ResolutionError.Step]) -> ResolutionError {
+    static func tooManyCompletions(_ binding: Binding, path: [ResolutionError.Step]) -> ResolutionError {
         ResolutionError(
             kind: .factoryFailed,
             service: binding.step.service,

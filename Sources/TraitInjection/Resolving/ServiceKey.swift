@@ -1,15 +1,18 @@
 /// What a registration is filed under: the service type, its name and its argument types.
+@usableFromInline
 struct ServiceKey: Hashable, Sendable {
-    let service: ObjectIdentifier
-    let name: String?
-    let arguments: ObjectIdentifier
+    @usableFromInline let service: ObjectIdentifier
+    @usableFromInline let name: String?
+    @usableFromInline let arguments: ObjectIdentifier
 
+    @inlinable
     init<Service, each Argument>(_: Service.Type, name: String?, arguments _: (repeat each Argument).Type) {
         service = ObjectIdentifier(Service.self)
         self.name = name
         arguments = ObjectIdentifier((repeat each Argument).self)
     }
 
+    @usableFromInline
     func hash(into hasher: inout Hasher) {
         hasher.combine(service)
         hasher.combine(arguments)
@@ -17,6 +20,7 @@ struct ServiceKey: Hashable, Sendable {
     }
 
     /// The type identities first: they tell most keys apart without looking at a name.
+    @usableFromInline
     static func == (lhs: ServiceKey, rhs: ServiceKey) -> Bool {
         lhs.service == rhs.service && lhs.arguments == rhs.arguments && lhs.name == rhs.name
     }
@@ -47,46 +51,55 @@ struct ServiceDescription: Hashable, Sendable, CustomStringConvertible {
 /// The runtime arguments of one resolve, kept to tell it from another resolve of the same
 /// registration: the same values on the path are a cycle, and share a `.graph` instance.
 ///
-/// Values are compared only when the registration meets itself, so a resolve with arguments
-/// hashes nothing. A value that is not `Hashable` equals nothing: such a recursion ends at the
-/// depth limit, and never shares a graph instance.
+/// Values are compared only when the registration meets itself (or a graph instance of it), so
+/// a resolve with arguments hashes nothing. A value that is not `Hashable` equals nothing: such a
+/// recursion ends at the depth limit, and never shares a graph instance.
+@usableFromInline
 struct ArgumentValues: @unchecked Sendable {
     // `@unchecked Sendable`: the values are read only by the resolve they belong to, and by the
     // tasks its factories await, which share its object graph.
-    private let values: Any
-    /// The values' hash, kept for a registration that recurs on the path (its later resolves
-    /// compare with it, so a deep recursion hashes each level once); `nil` otherwise.
+    let values: Any
+    /// The values' hash, kept for a registration that recurs on the path, which its later resolves
+    /// compare with (so a deep recursion hashes each level once); `nil` otherwise.
     let hash: Int?
 
-    init<each Argument>(_ arguments: repeat each Argument, hashed: Bool = false) {
-        values = (repeat each arguments)
-        hash = hashed ? Self.hash(repeat each arguments) : nil
+    @usableFromInline
+    init(_ values: Any, hash: Int? = nil) {
+        self.values = values
+        self.hash = hash
     }
 
-    /// The hash of `arguments`, or `nil` if one is not `Hashable`.
-    static func hash<each Argument>(_ arguments: repeat each Argument) -> Int? {
-        var hasher = Hasher()
-        for argument in repeat each arguments {
-            guard let hashable = argument as? any Hashable else { return nil }
-            hasher.combine(AnyHashable(hashable))
+    /// The values of a resolve with `arguments`, or `nil` without any.
+    @inlinable
+    static func of<each Argument>(_ arguments: repeat each Argument) -> ArgumentValues? {
+        (repeat each Argument).self == Void.self ? nil : ArgumentValues((repeat each arguments))
+    }
+
+    /// These values, with their hash.
+    var hashed: ArgumentValues {
+        ArgumentValues(values, hash: Self.hashables(values)?.hashValue)
+    }
+
+    /// Each value as an `AnyHashable`, or `nil` if one is not `Hashable`.
+    static func hashables(_ values: Any) -> [AnyHashable]? {
+        let mirror = Mirror(reflecting: values)
+        let elements = mirror.displayStyle == .tuple ? mirror.children.map(\.value) : [values]
+        var hashables: [AnyHashable] = []
+        for element in elements {
+            guard let hashable = element as? any Hashable else { return nil }
+            hashables.append(AnyHashable(hashable))
         }
-        return hasher.finalize()
+        return hashables
     }
+}
 
-    /// Whether these are the values `arguments` (whose hash is `hash`, if known), of the same
-    /// registration.
-    func matches<each Argument>(_ arguments: repeat each Argument, hash: Int? = nil) -> Bool {
-        if let hash, let own = self.hash, own != hash { return false }
-        guard let values = values as? (repeat each Argument) else { return false }
-        if let hash, self.hash == nil, hash != Self.hash(repeat each values) { return false }
-        var equal = true
-        repeat equal = equal && Self.same(each arguments, each values)
-        return equal
-    }
-
-    private static func same<Value>(_ value: Value, _ other: Value) -> Bool {
-        guard let value = value as? any Hashable, let other = other as? any Hashable else { return false }
-        return AnyHashable(value) == AnyHashable(other)
+extension Optional where Wrapped == ArgumentValues {
+    /// Whether both resolves were given equal values, or neither any.
+    func matches(_ other: ArgumentValues?) -> Bool {
+        guard let self, let other else { return self == nil && other == nil }
+        if let hash = self.hash, let otherHash = other.hash, hash != otherHash { return false }
+        guard let values = ArgumentValues.hashables(self.values) else { return false }
+        return values == ArgumentValues.hashables(other.values)
     }
 }
 

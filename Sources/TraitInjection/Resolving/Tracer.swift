@@ -18,7 +18,7 @@ final class ResolutionTracer: Sendable {
     @TaskLocal static var isEmitting = false
 
     /// Reports a resolve of `binding` at `depth`, unless a trace closure made it.
-    func record(_ binding: any AnyBinding, depth: Int, _ outcome: ResolutionTraceEvent.Outcome) {
+    func record(_ binding: Binding, depth: Int, _ outcome: ResolutionTraceEvent.Outcome) {
         guard !Self.isEmitting else { return }
         let step = binding.step
         let event = ResolutionTraceEvent(
@@ -31,18 +31,19 @@ extension Resolve {
     /// Runs `body`, the resolve of `binding` at `frame` (whose instances are made from `lookup`),
     /// reporting it to the trace (before it runs, and again if it fails) and to a dry run's
     /// findings.
-    func observe<Service, each Argument>(
-        _ binding: Binding<Service>,
+    func observe(
+        _ binding: Binding,
         keptIn slot: any KeptSlot,
         from lookup: Container,
         at frame: Frame?,
-        _ arguments: repeat each Argument,
-        making body: () throws(ResolutionError) -> Service
-    ) throws(ResolutionError) -> Service {
+        _ values: ArgumentValues? = nil,
+        making body: () throws(ResolutionError) -> Found
+    ) throws(ResolutionError) -> Found {
+        guard isObserved else { return try body() }
         findings?.check(binding, ancestors: frame)
         guard let tracer else { return try body() }
         let depth = frame?.depth ?? 0
-        tracer.record(binding, depth: depth, isCached(binding, keptIn: slot, from: lookup, repeat each arguments))
+        tracer.record(binding, depth: depth, isCached(binding, keptIn: slot, from: lookup, values))
         do {
             return try body()
         } catch {
@@ -52,18 +53,19 @@ extension Resolve {
     }
 
     /// The same as ``observe(_:keptIn:from:at:_:making:)``, for an async resolve.
-    func observe<Service, each Argument>(
-        _ binding: Binding<Service>,
+    func observe(
+        _ binding: Binding,
         keptIn slot: any KeptSlot,
         from lookup: Container,
         at frame: Frame?,
-        _ arguments: repeat each Argument,
-        making body: () async throws(ResolutionError) -> Service
-    ) async throws(ResolutionError) -> Service {
+        _ values: ArgumentValues? = nil,
+        making body: () async throws(ResolutionError) -> Found
+    ) async throws(ResolutionError) -> Found {
+        guard isObserved else { return try await body() }
         findings?.check(binding, ancestors: frame)
         guard let tracer else { return try await body() }
         let depth = frame?.depth ?? 0
-        tracer.record(binding, depth: depth, isCached(binding, keptIn: slot, from: lookup, repeat each arguments))
+        tracer.record(binding, depth: depth, isCached(binding, keptIn: slot, from: lookup, values))
         do {
             return try await body()
         } catch {
@@ -73,19 +75,17 @@ extension Resolve {
     }
 
     /// Whether the scope of `binding` has an instance for this resolve already.
-    private func isCached<Service, each Argument>(
-        _ binding: Binding<Service>,
+    private func isCached(
+        _ binding: Binding,
         keptIn slot: any KeptSlot,
         from lookup: Container,
-        _ arguments: repeat each Argument
+        _ values: ArgumentValues?
     ) -> ResolutionTraceEvent.Outcome {
         let isCached =
-            switch binding.scope {
-            case .transient: false
-            case _ where binding.scope.isPerResolve(inDryRun: isDryRun):
-                graphInstance(binding, from: lookup, repeat each arguments) != nil
-            case .graph, .shared:
-                slot.keptInstance(as: Service.self) != nil || Waits.shared.isMade(slot, forTreeOf: self)
+            if binding.isPerResolve(inDryRun: isDryRun) {
+                graphInstance(binding, from: lookup, values) != nil
+            } else {
+                binding.isShared && (slot.keptInstance != nil || Waits.shared.isMade(slot, forTreeOf: self))
             }
         return isCached ? .cached : .created
     }

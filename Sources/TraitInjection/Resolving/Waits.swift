@@ -140,13 +140,12 @@ final class Waits: @unchecked Sendable {
         return handled
     }
 
-    /// The first creation `resolve` handed over that is neither published nor back with it, to
-    /// wait for at its end; `nil` once there is none.
+    /// The first of the creations `resolve` handed over (`yielded`) that is neither published
+    /// nor back with it, to wait for at its end; `nil` once there is none.
     ///
     /// - Throws: the error of one that was abandoned: what this resolve made is not kept.
-    func unsettledYield(of resolve: Resolve) throws(ResolutionError) -> Creation? {
-        let yielded = resolve.state.withLock(\.yielded)
-        return try locked { () throws(ResolutionError) -> Creation? in
+    func unsettled(_ yielded: [Creation], of resolve: Resolve) throws(ResolutionError) -> Creation? {
+        try locked { () throws(ResolutionError) -> Creation? in
             for creation in yielded where creation.owner !== resolve {
                 switch creation.outcome {
                 case .published: continue
@@ -173,8 +172,8 @@ final class Waits: @unchecked Sendable {
             return kept
         }
         creation.outcome = .published
-        defer { (creation.instance, creation.kept) = (nil, .empty) }
-        return [replaced as Any, creation.instance as Any, creation.kept]
+        defer { (creation.instance, creation.kept, creation.slot) = (nil, .empty, nil) }
+        return [replaced as Any, creation.instance as Any, creation.kept, creation.slot as Any]
     }
 
     private func abandon(_ creation: Creation, because error: ResolutionError?) -> [Any] {
@@ -183,8 +182,15 @@ final class Waits: @unchecked Sendable {
             if case .creating(let current) = kept, current === creation { kept = .empty }
         }
         creation.outcome = .abandoned(error)
-        defer { (creation.instance, creation.kept, creation.running, creation.creator) = (nil, .empty, nil, nil) }
-        return [creation.instance as Any, creation.kept, creation.running as Any, creation.creator as Any]
+        defer {
+            (creation.instance, creation.kept, creation.running, creation.creator, creation.slot) = (
+                nil, .empty, nil, nil, nil
+            )
+        }
+        return [
+            creation.instance as Any, creation.kept, creation.running as Any, creation.creator as Any,
+            creation.slot as Any,
+        ]
     }
 
     // MARK: Waiting
@@ -211,8 +217,17 @@ final class Waits: @unchecked Sendable {
             case .recheck: continue
             case .wait:
                 if resolve.isAsync {
-                    resolve.state.withLock { $0.suspension = creation }
+                    resolve.suspensionOwner.state.withLock { $0.suspension = creation }
                     throw ResolutionError.suspension(for: creation)
+                }
+                if !resumed.isEmpty {
+                    // Tasks woken by a hand-over resume before this thread sleeps; then decide again.
+                    let waking = resumed
+                    resumed = []
+                    monitor.unlock()
+                    for continuation in waking { continuation.resume() }
+                    monitor.lock()
+                    continue
                 }
                 waits[number] = Wait(resolve: resolve, frame: frame, creation: creation)
                 monitor.wait()
@@ -285,7 +300,9 @@ final class Waits: @unchecked Sendable {
             if let creator = creation.creator, frame.chain.contains(where: { $0 === creator }) {
                 return .failed(.cycle(back: creation.binding, path: frame.steps))
             }
-            if leadsBack(from: creation, to: frame) { return .failed(.cycle(back: creation.binding, path: frame.steps)) }
+            if leadsBack(from: creation, to: frame) {
+                return .failed(.cycle(back: creation.binding, path: frame.steps))
+            }
             return .wait
         }
         guard let circle = circle(from: owner.root, to: resolve.root, first: creation) else { return .wait }

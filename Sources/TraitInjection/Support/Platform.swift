@@ -63,6 +63,7 @@ enum Platform {
     }
 
     /// The calling thread, as a number no other live thread has.
+    @inlinable
     static var currentThread: UInt {
         #if canImport(Darwin)
             UInt(bitPattern: pthread_self())
@@ -216,6 +217,12 @@ final class ThreadLocal<Value: AnyObject>: Sendable {
         #endif
         precondition(result == 0, "pthread_key_create failed: \(result)")
         self.key = key
+    }
+
+    /// Runs `body` with the calling thread's value, borrowed: no reference count changes.
+    func withValue<Result>(_ body: (Value?) throws -> Result) rethrows -> Result {
+        guard let pointer = pthread_getspecific(key) else { return try body(nil) }
+        return try Unmanaged<Value>.fromOpaque(pointer)._withUnsafeGuaranteedRef { try body($0) }
     }
 
     /// The calling thread's value.

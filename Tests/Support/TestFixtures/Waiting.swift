@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Synchronization
 
 /// Keeps the current thread busy for `microseconds`, blocking it (as a slow factory would).
@@ -46,4 +47,22 @@ package func inTasks<Result: Sendable>(
         for index in 0..<count { group.addTask { await body(index) } }
         return await group.reduce(into: []) { $0.append($1) }
     }
+}
+
+/// Runs `body` on a thread of its own, for work that blocks while tasks must go on: a Dispatch
+/// thread would not do, since on Linux the cooperative pool runs on Dispatch's threads, as many as
+/// there are cores, and tests running in parallel could block them all.
+package final class OwnThread: Sendable {
+    private let ended = Gate()
+
+    package init(_ body: @escaping @Sendable () -> Void) {
+        let ended = self.ended
+        Thread.detachNewThread {
+            body()
+            ended.open()
+        }
+    }
+
+    /// Suspends until `body` has returned.
+    package func join() async { await ended.wait() }
 }

@@ -73,10 +73,12 @@ struct ContainerEngineTests {
         }
         .inScope(.container)
         container.register(Int.self) { r in try r.resolve(Service.self, name: "slow").number + 1 }
-        let creator = DispatchGroup()
-        DispatchQueue.global().async(group: creator) { _ = try? container.resolve(Service.self, name: "slow") }
+        let creator = OwnThread { _ = try? container.resolve(Service.self, name: "slow") }
         // Should the pool be blocked after all, a thread opens the way after 20 seconds.
-        DispatchQueue.global().asyncAfter(deadline: .now() + 20) { release(by: "a thread, late") }
+        _ = OwnThread {
+            _ = waitUntil(seconds: 20) { released.withLock { $0 } != nil }
+            release(by: "a thread, late")
+        }
         await creating.wait()
         // More tasks than the pool has threads, each needing it through a synchronous factory.
         async let numbers = inTasks(8) { _ in try? await container.resolveAsync(Int.self) }
@@ -84,7 +86,7 @@ struct ContainerEngineTests {
         release(by: "a task")
         #expect(await numbers.allSatisfy { $0 == 1 })
         #expect(released.withLock { $0 } == "a task")
-        creator.wait()
+        await creator.join()
     }
 
     @Test("3. A thread and a task taking two singletons in opposite orders both succeed, each made once")
@@ -107,16 +109,47 @@ struct ContainerEngineTests {
                 "\(try r.resolve(Service.self, name: "B").number)\(try r.resolve(Service.self, name: "A").number)"
             }
             let thread = Mutex<String?>(nil)
-            let group = DispatchGroup()
-            DispatchQueue.global().async(group: group) {
-                thread.withLock { $0 = try? container.resolve(String.self, name: "AB") }
-            }
+            let other = OwnThread { thread.withLock { $0 = try? container.resolve(String.self, name: "AB") } }
             let task = try await container.resolveAsync(String.self, name: "BA")
-            await withCheckedContinuation { continuation in group.notify(queue: .global()) { continuation.resume() } }
+            await other.join()
             #expect(thread.withLock { $0 } != nil)
             #expect(task == "00")
             #expect(made.count == 2)
         }
+    }
+
+    @Test("3. A thread that hands its singleton to a suspended task to end a deadlock wakes that task")
+    func handOverWakesTheSuspendedTask() async throws {
+        let container = Container()
+        let aStarted = Gate()
+        let bMade = Gate()
+        container.register(Service.self, name: "A") { _ in
+            aStarted.open()
+            while !bMade.opened { usleepCompat(100) }
+            usleepCompat(20_000)
+            return Service(number: 1)
+        }
+        .inScope(.container)
+        container.register(Service.self, name: "B") { _ in
+            defer { bMade.open() }
+            return Service(number: 2)
+        }
+        .inScope(.container)
+        container.register(String.self, name: "AB") { r in
+            let a = try r.resolve(Service.self, name: "A")
+            // By now the task waits for A, suspended: the thread finds the circle and yields A to it.
+            usleepCompat(50_000)
+            return "\(a.number)\(try r.resolve(Service.self, name: "B").number)"
+        }
+        container.register(String.self, name: "BA") { r in
+            "\(try r.resolve(Service.self, name: "B").number)\(try r.resolve(Service.self, name: "A").number)"
+        }
+        let thread = Mutex<String?>(nil)
+        let other = OwnThread { thread.withLock { $0 = try? container.resolve(String.self, name: "AB") } }
+        await aStarted.wait()
+        #expect(try await container.resolveAsync(String.self, name: "BA") == "21")
+        await other.join()
+        #expect(thread.withLock { $0 } == "12")
     }
 
     final class Model: Sendable {
