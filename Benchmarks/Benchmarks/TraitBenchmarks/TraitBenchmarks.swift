@@ -43,7 +43,6 @@ let benchmarks: @Sendable () -> Void = {
     }
     registerCreateAndDropBenchmark()
     registerSlowPathBenchmarks()
-    registerTraitSplitBenchmarks()
 }
 
 /// Copies consecutive owners (as `walk` does) and sets the pet's name on each copy: a
