@@ -1,0 +1,151 @@
+import Synchronization
+import TestFixtures
+import Testing
+
+@testable import TraitInjection
+
+/// Direct tests of ``LargerStack`` and the stack checks it rests on: when a thread's stack is
+/// nearly used up, the rest of a chain runs on a helper thread with a large one.
+@Suite("Resolving: LargerStack", .timeLimit(.minutes(2)))
+struct LargerStackTests {
+    /// A link of a chain, with what its factory saw.
+    final class ChainLink: Sendable {
+        let next: ChainLink?
+        /// The thread its factory ran on.
+        let thread: UInt
+        /// Whether its factory saw the caller's shared container, and its injector default override.
+        let sawTaskLocals: Bool
+
+        init(next: ChainLink?, thread: UInt, sawTaskLocals: Bool) {
+            self.next = next
+            self.thread = thread
+            self.sawTaskLocals = sawTaskLocals
+        }
+    }
+
+    @Test("A thread's stack limit is 128 KiB above its base, or half its stack if that is less", arguments: [64, 512])
+    func stackLimit(kibibytes: Int) async throws {
+        let found = Mutex<(low: UInt, high: UInt, limit: UInt)?>(nil)
+        await onOwnThreads(stackSize: kibibytes * 1024) { _ in
+            guard let (low, high) = Platform.stackBounds() else { return }
+            let limit = ResolvingThread.current.stackLimit
+            found.withLock { $0 = (low, high, limit) }
+        }
+        let (low, high, limit) = try #require(found.withLock { $0 })
+        let size = high - low
+        // At least what was asked for (glibc may hand over a larger cached stack).
+        #expect(size >= UInt(kibibytes * 1024))
+        #expect(limit > low && limit < high)
+        #expect(limit - low == (size >= 256 * 1024 ? 128 * 1024 : size / 2))
+    }
+
+    /// Recurses, keeping a buffer on the stack at each level as a resolve's frames would, until
+    /// the stack is found low; returns that level.
+    @inline(never)
+    static func descend(_ level: Int, on thread: ResolvingThread) -> Int {
+        var buffer = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+        return withUnsafeMutableBytes(of: &buffer) { bytes in
+            bytes[0] = UInt8(truncatingIfNeeded: level)
+            guard !LargerStack.isLow(thread) else { return level }
+            // Not a tail call: each level keeps its frame.
+            return descend(level + 1, on: thread) + Int(bytes[1])
+        }
+    }
+
+    @Test("A recursion on a 64 KiB stack finds it low after some levels, and before it runs out")
+    func lowBeforeItRunsOut() async {
+        let found = Mutex<(lowAtTop: Bool, level: Int)>((true, 0))
+        await onOwnThreads(stackSize: 64 * 1024) { _ in
+            let thread = ResolvingThread.current
+            let lowAtTop = LargerStack.isLow(thread)
+            // Had the check never fired, the recursion would have crashed the process.
+            let level = Self.descend(0, on: thread)
+            found.withLock { $0 = (lowAtTop, level) }
+        }
+        let (lowAtTop, level) = found.withLock { $0 }
+        #expect(!lowAtTop)
+        #expect(level > 0)
+    }
+
+    @Test("A shallow resolve on a thread with a 128 KiB stack runs its factory on that thread")
+    func shallowResolveStaysOnItsThread() async {
+        let container = Container()
+        container.register(UInt.self) { _ in Platform.currentThread }
+        let found = Mutex<(caller: UInt, factory: UInt?)>((0, nil))
+        await onOwnThreads(stackSize: 128 * 1024) { _ in
+            let factory = try? container.resolve(UInt.self)
+            found.withLock { $0 = (Platform.currentThread, factory) }
+        }
+        let (caller, factory) = found.withLock { $0 }
+        #expect(caller != 0)
+        #expect(factory == caller)
+    }
+
+    @Test("A deep chain on a 512 KiB stack goes on on a helper thread, which sees the caller's task-local values")
+    func deepChainMovesToAHelper() async throws {
+        let container = Container()
+        let depth = 3_000
+        container.register(ChainLink.self) { (r, depth: Int) in
+            let next = depth == 0 ? nil : try r.resolve(ChainLink.self, arguments: depth - 1)
+            let sawTaskLocals = Container.shared === container && TestPetInjector.pet.value.name == "Rex"
+            return ChainLink(next: next, thread: Platform.currentThread, sawTaskLocals: sawTaskLocals)
+        }
+        let found = Mutex<(caller: UInt, top: ChainLink?, error: ResolutionError?)>((0, nil, nil))
+        await onOwnThreads(stackSize: 512 * 1024) { _ in
+            let caller = Platform.currentThread
+            let result = TestPetInjector.pet.withValue(Pet(name: "Rex", species: "Dog")) {
+                Container.withShared(container) {
+                    Result { () throws(ResolutionError) in
+                        try container.resolve(ChainLink.self, arguments: depth - 1)
+                    }
+                }
+            }
+            switch result {
+            case .success(let top): found.withLock { $0 = (caller, top, nil) }
+            case .failure(let error): found.withLock { $0 = (caller, nil, error) }
+            }
+        }
+        let (caller, top, error) = found.withLock { $0 }
+        #expect(error == nil, "\(String(describing: error))")
+        var links: [ChainLink] = []
+        var next = top
+        while let link = next {
+            links.append(link)
+            next = link.next
+        }
+        #expect(links.count == depth)
+        // The outermost factories ran on the calling thread, the innermost on another.
+        #expect(links.first?.thread == caller)
+        #expect(links.last.map { $0.thread != caller } == true)
+        #expect(links.allSatisfy { $0.sawTaskLocals })
+    }
+
+    @Test("A helper thread the system refuses runs nothing and says so; one it grants runs, while the caller waits")
+    func refusedHelperThread() async {
+        let found = Mutex<(refused: Bool, ranRefused: Bool, granted: Bool, caller: UInt, ran: UInt, waited: UInt)>(
+            (false, true, false, 0, 0, 0))
+        await onOwnThreads { _ in
+            var ranRefused = false
+            // Far more address space than any system grants a stack.
+            let refused = !Platform.runOnNewThread(stackSize: 1 << 50) {
+                ranRefused = true
+            } whileWaiting: {
+                ranRefused = true
+            }
+            var ran: UInt = 0
+            var waited: UInt = 0
+            let granted = Platform.runOnNewThread(stackSize: 1 << 20) {
+                ran = Platform.currentThread
+            } whileWaiting: {
+                waited = Platform.currentThread
+            }
+            found.withLock { $0 = (refused, ranRefused, granted, Platform.currentThread, ran, waited) }
+        }
+        let result = found.withLock { $0 }
+        #expect(result.refused)
+        #expect(!result.ranRefused)
+        #expect(result.granted)
+        #expect(result.ran != 0 && result.ran != result.caller)
+        #expect(result.waited == result.caller)
+    }
+}
