@@ -41,8 +41,12 @@ let package = Package(
         ),
         // sample-end
 
-        // Compares the documentation's blocks with the regions of these files.
-        .testTarget(name: "DocSampleTests"),
+        // Compares the documentation's blocks with the regions of these files, and checks what
+        // the articles say of their samples (the Container article's session scope).
+        .testTarget(
+            name: "DocSampleTests",
+            dependencies: ["ContainerArticle", .product(name: "TraitInjection", package: "TraitInjection")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -14,6 +14,14 @@ container.register(Catalog.self) { r in
 }
 // sample-end
 
+// A synchronous resolve cannot make it (once made and kept, the instance is handed to any resolve).
+do {
+    _ = try container.resolve(Database.self)
+    preconditionFailure("a synchronous resolve of an async registration succeeded")
+} catch {
+    precondition(error.kind == .needsAsyncResolve)
+}
+
 // sample-begin
 container.register(Clock.self) { _ in await Clock.start() }
     .inScope(.container)
@@ -29,12 +37,6 @@ let synced = await catalog.clock.syncedWith
 precondition(synced == "app.sqlite")
 let database = try await container.resolveAsync(Database.self)
 precondition(database === catalog.database)
-do {
-    _ = try container.resolve(Database.self)
-    preconditionFailure("a synchronous resolve of an async registration succeeded")
-} catch {
-    precondition(error.kind == .needsAsyncResolve)
-}
 
 // sample-begin
 container.register(Settings.self) { _ in Settings(theme: "dark") }

@@ -22,6 +22,26 @@ let greeter = try container.resolve(Greeter.self, arguments: "Hello", 3)
 // sample-end
 
 // sample-begin
+container.register(ShoppingCart.self) { _ in ShoppingCart() }.inScope(.session)
+container.register(ProductCatalog.self) { _ in ProductCatalog() }.inScope(.container)
+
+let cart = try container.resolve(ShoppingCart.self)  // the same cart on every resolve, until logout
+let catalog = try container.resolve(ProductCatalog.self)
+// sample-end
+
+let sameCart = try container.resolve(ShoppingCart.self)
+precondition(sameCart === cart)
+
+// sample-begin
+container.resetScopedInstances(in: .session)  // the next resolve makes a new cart; the catalog stays
+// sample-end
+
+let nextCart = try container.resolve(ShoppingCart.self)
+let nextCartAgain = try container.resolve(ShoppingCart.self)
+let catalogAfterLogout = try container.resolve(ProductCatalog.self)
+precondition(nextCart !== cart && nextCartAgain === nextCart && catalogAfterLogout === catalog)
+
+// sample-begin
 container.register(Greeting.self) { _ in Greeting(text: "Hello") }
 container.autoregister(Welcome.self, initializer: Welcome.init)  // Welcome(greeting: Greeting, pet: Animal)
 // sample-end

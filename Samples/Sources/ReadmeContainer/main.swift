@@ -7,7 +7,7 @@ container.register(Animal.self) { _ in Cat(name: "Mimi") }
 container.register(Animal.self, name: "dog") { _ in Dog(name: "Hachi") }
 container.register(Person.self) { r in PetOwner(name: "Stephen", pet: try r.resolve(Animal.self)) }
 container.register(Greeter.self) { (_, greeting: String, times: Int) in Greeter(greeting, times) }
-    .inScope(.transient)  // .transient, .graph (default), .container, .weak
+    .inScope(.transient)  // .transient, .graph (default), .container, .weak, or a scope of your own
 
 let person = try container.resolve(Person.self)  // throws ResolutionError, never traps
 let greeter = try container.resolve(Greeter.self, arguments: "Hi", 2)
