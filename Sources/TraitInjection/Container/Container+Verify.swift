@@ -48,7 +48,7 @@ extension Container {
                 run.skipped.append(binding.summary + " (main actor: verify on the main actor, or with `verifyAsync()`)")
             } else {
                 do {
-                    try topLevel(entry: nil, findings: run.findings) { resolve, _ throws(ResolutionError) in
+                    try topLevel(nested: false, findings: run.findings) { resolve, _ throws(ResolutionError) in
                         try binding.verify(Resolution(resolve, nil, self))
                     }
                 } catch {

@@ -178,16 +178,22 @@ public final class Container: Sendable, Resolver {
         }
     }
 
-    /// Runs `body` as a top-level resolve from this container — nested in the resolve of `entry`,
-    /// the frame running on this thread, if any — then finishes it (completions, publication), or
-    /// undoes it if anything throws.
+    /// Runs `body` as a top-level resolve from this container — unless `nested` is `false`, nested
+    /// in the resolve of the frame whose factory runs on this thread, or else of the async factory
+    /// or completion this task runs — then finishes it (completions, publication), or undoes it if
+    /// anything throws.
     func topLevel<Result>(
-        entry: Frame? = ResolvingThread.current.innermost,
+        nested: Bool = true,
         makesOne: Bool = false,
         findings: DryRunFindings? = nil,
         _ body: (Resolve, Frame?) throws(ResolutionError) -> Result
     ) throws(ResolutionError) -> Result {
-        let resolve = Resolve(self, entry: entry, isAsync: false, makesOne: makesOne, findings: findings)
+        var entry = nested ? ResolvingThread.current.innermost : nil
+        // In an async factory: nested in its resolve, but blocking, as a synchronous call is.
+        let blocks = nested && entry == nil
+        if blocks { entry = Resolve.taskFrame }
+        let resolve = Resolve(
+            self, entry: entry, isAsync: false, blocks: blocks, makesOne: makesOne, findings: findings)
         do {
             let result = try body(resolve, resolve.entry)
             try resolve.finish(describing: "\(Result.self)")

@@ -38,7 +38,9 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
         /// A factory or `initCompleted` closure threw.
         case factoryFailed
         /// Threads wait for each other: each is creating a `.container` or `.weak` instance that
-        /// the other needs. ``relatedServices`` lists the services along the waits.
+        /// the other needs. ``relatedServices`` lists the services along the waits. Also a
+        /// synchronous resolve on the main actor or in a task that needs an instance an async
+        /// resolve is creating: it does not block a thread that resolve may need.
         case deadlock
         /// The chain of dependencies is too deep for the thread's stack; ``depth`` says how deep.
         case tooDeep
@@ -84,10 +86,11 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
     var isInterruption = false
 
     /// Whether it is a failure of what threw it, which the resolves waiting for the same shared
-    /// instance share — not a task's cancellation, a late resolve, or the unwinding of a part
-    /// that waits elsewhere (after which the instance is made again).
+    /// instance share — not a task's cancellation, a late resolve, the unwinding of a part that
+    /// waits elsewhere (after which the instance is made again), or a deadlock, which is this
+    /// resolve's wait (the waiters claim the instance again, and find their own answer).
     var isOwnFailure: Bool {
-        suspension == nil && !isInterruption && kind != .cancelled && kind != .resolverExpired
+        suspension == nil && !isInterruption && kind != .cancelled && kind != .resolverExpired && kind != .deadlock
     }
 
     /// The error with which a synchronous part of an async resolve unwinds to wait for `creation`.

@@ -53,6 +53,10 @@ extension Scope where Service: Sendable {
 
     /// One instance per container, created exactly once, even when many threads resolve it first
     /// at the same time. Other threads see it only once its resolve has succeeded as a whole.
+    ///
+    /// In an async resolve, a synchronous factory that needs an instance another thread is
+    /// creating is unwound before it returns, and runs again once that instance exists (see
+    /// <doc:Concurrency>): one instance is still made and kept.
     public static var container: Scope { Scope(.container) }
 
     /// One instance shared while anyone holds it strongly; a new one after it is released. Acts

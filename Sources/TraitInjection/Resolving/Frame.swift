@@ -68,6 +68,8 @@ final class Frame: @unchecked Sendable {
                 hashed = values?.hashed
                 hash = hashed?.hash
             }
+            // Values that are not `Hashable` match none: no frame need compare them.
+            if values != nil, hash == nil { break }
             if let hash, let other = frame.argumentsHash, hash != other { continue }
             if frame.arguments.matches(hashed) { outermost = frame }
         }

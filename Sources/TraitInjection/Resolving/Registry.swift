@@ -21,6 +21,10 @@ import Synchronization
 ///    ones plus 64; otherwise the lookup takes the lock and reads `Master.entries`, which is always
 ///    complete. So memory stays within three times the live index, however registrations and
 ///    lookups interleave.
+/// 4. *A miss in a complete index is final.* `registered` counts the entries, stored under the
+///    lock after each new one; an index that holds that many holds them all, so a key it lacks
+///    (a parent's service looked up in a child, `T?`) is answered without the lock. A registration
+///    that the count does not show yet is concurrent with the lookup, which may miss it.
 ///
 /// Lock order: `master`, then an entry's lock (``register(_:for:)`` only).
 final class Registry: Sendable {
@@ -76,6 +80,8 @@ final class Registry: Sendable {
     private let master = Locked(Master())
     /// The address of the current ``Index`` (retained by `master.indexes`), or 0 before the first.
     private let published = Atomic<UInt>(0)
+    /// How many entries there are (invariant 4).
+    private let registered = Atomic<Int>(0)
 
     init() {}
 
@@ -84,8 +90,11 @@ final class Registry: Sendable {
         let address = published.load(ordering: .acquiring)
         if let pointer = UnsafeRawPointer(bitPattern: address) {
             // Invariant 2: the registry keeps the index alive, and the caller keeps the registry.
-            let found = Unmanaged<Index>.fromOpaque(pointer)._withUnsafeGuaranteedRef { $0.entry(for: key) }
+            let (found, count) = Unmanaged<Index>.fromOpaque(pointer)._withUnsafeGuaranteedRef {
+                ($0.entry(for: key), $0.count)
+            }
             if let found { return found }
+            if count == registered.load(ordering: .acquiring) { return nil }  // Invariant 4.
         }
         return master.withLock { master in
             let found = master.entries[key]
@@ -107,13 +116,14 @@ final class Registry: Sendable {
     /// Files `binding` under `key`, and returns what the entry let go (the binding it replaced
     /// and its kept instance) for the caller to release with no lock held.
     func register(_ binding: Binding, for key: ServiceKey) -> Any? {
-        let entry = master.withLock { master in
+        let existing = master.withLock { master -> RegistryEntry? in
             if let entry = master.entries[key] { return entry }
-            let entry = RegistryEntry()
-            master.entries[key] = entry
-            return entry
+            // Made with its binding: a lookup finds no entry without one.
+            master.entries[key] = RegistryEntry(binding)
+            registered.store(master.entries.count, ordering: .releasing)
+            return nil
         }
-        return entry.replace(with: binding)
+        return existing?.replace(with: binding)
     }
 
     /// Every key and entry, in no particular order.
@@ -139,8 +149,12 @@ final class RegistryEntry: Sendable, KeptSlot {
         var kept = KeptState.empty
     }
 
-    private let state = Locked(State(), padded: true)
+    private let state: Locked<State>
     private let padding = CacheLinePadding()
+
+    init(_ binding: Binding) {
+        state = Locked(State(binding: binding), padded: true)
+    }
 
     /// The current binding, and the instance its scope keeps now, read together.
     func read() -> (binding: Binding?, kept: KeptState) {

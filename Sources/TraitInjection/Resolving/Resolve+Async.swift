@@ -179,7 +179,7 @@ extension Resolve {
             do throws(ResolutionError) { outcome = .success(try body()) } catch { outcome = .failure(error) }
             // A factory may have caught the unwinding and gone on: what it made is not used.
             guard let pending = takeSuspension() else { return try outcome.get() }
-            _ = try await Waits.shared.waitSuspending(for: pending, by: self, at: nil)
+            _ = try await Waits.shared.waitSuspending(for: pending.creation, by: self, at: pending.frame)
         }
     }
 
@@ -192,11 +192,11 @@ extension Resolve {
                 do throws(ResolutionError) { return .success(try body()) } catch { return .failure(error) }
             }
             guard let pending = takeSuspension() else { return try outcome.get() }
-            _ = try await Waits.shared.waitSuspending(for: pending, by: self, at: nil)
+            _ = try await Waits.shared.waitSuspending(for: pending.creation, by: self, at: pending.frame)
         }
     }
 
-    private func takeSuspension() -> Creation? {
+    private func takeSuspension() -> (creation: Creation, frame: Frame?)? {
         state.withLock { state in
             defer { state.suspension = nil }
             return state.suspension

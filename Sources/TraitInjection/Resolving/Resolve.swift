@@ -48,8 +48,9 @@ final class Resolve: Sendable {
         /// The shared instances it handed to other resolves to end a deadlock; it ends only once
         /// each is published (``Waits``).
         var yielded: [Creation] = []
-        /// For a synchronous part of an async resolve: the creation it must wait for by suspending.
-        var suspension: Creation?
+        /// For a synchronous part of an async resolve: the creation it must wait for by suspending,
+        /// and the frame that waits for it (the part unwinds, and runs again after the wait).
+        var suspension: (creation: Creation, frame: Frame?)?
     }
 
     let outer: Resolve?
@@ -73,15 +74,25 @@ final class Resolve: Sendable {
 
     /// A top-level resolve from `container`, nested in the resolve of `entry` if that one still
     /// runs.
-    init(_ container: Container, entry: Frame?, isAsync: Bool, makesOne: Bool = false, findings: DryRunFindings? = nil)
-    {
+    ///
+    /// A synchronous resolve nested in an async one `blocks` when it is called from an async
+    /// factory or completion: nothing there would catch its unwinding, so it waits as any
+    /// synchronous resolve does (but never for an async resolve's instance: ``Waits``).
+    init(
+        _ container: Container,
+        entry: Frame?,
+        isAsync: Bool,
+        blocks: Bool = false,
+        makesOne: Bool = false,
+        findings: DryRunFindings? = nil
+    ) {
         let entry = entry?.resolve.isRunning == true ? entry : nil
         let outer = entry?.resolve
         self.outer = outer
         self.entry = entry
         self.findings = findings ?? outer?.findings
         tracer = outer?.tracer ?? container.currentTracer
-        self.isAsync = isAsync || outer?.isAsync == true
+        self.isAsync = isAsync || (!blocks && outer?.isAsync == true)
         drivesAsync = isAsync
         self.makesOne = makesOne && !self.isAsync
         isObserved = self.findings != nil || tracer != nil
@@ -102,7 +113,7 @@ final class Resolve: Sendable {
     var suspensionOwner: Resolve { drivesAsync ? self : outer?.suspensionOwner ?? self }
 
     /// The creation a synchronous part of this async resolve must wait for, if one must.
-    var pendingSuspension: Creation? { suspensionOwner.state.withLock(\.suspension) }
+    var pendingSuspension: Creation? { suspensionOwner.state.withLock { $0.suspension?.creation } }
 
     /// Whether `other` belongs to the same outermost resolve.
     func isInTree(of other: Resolve) -> Bool { root === other.root }

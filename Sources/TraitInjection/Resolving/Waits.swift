@@ -217,9 +217,11 @@ final class Waits: @unchecked Sendable {
             case .recheck: continue
             case .wait:
                 if resolve.isAsync {
-                    resolve.suspensionOwner.state.withLock { $0.suspension = creation }
+                    resolve.suspensionOwner.state.withLock { $0.suspension = (creation, frame) }
                     throw ResolutionError.suspension(for: creation)
                 }
+                // An async resolve keeps what it makes until it ends, which may take this thread.
+                if creation.owner.isAsync, Self.mayHoldUpTasks { throw Self.wouldHoldUp(creation, at: frame) }
                 if !resumed.isEmpty {
                     // Tasks woken by a hand-over resume before this thread sleeps; then decide again.
                     let waking = resumed
@@ -292,8 +294,18 @@ final class Waits: @unchecked Sendable {
         if owner.isInTree(of: resolve) {
             if let instance = creation.instance {
                 if owner === resolve || creation.isComplete { return .instance(UncheckedBox(instance)) }
-                if frame == nil { return .wait }  // At its end: the other resolve of the tree completes it.
-                return .failed(.cycle(back: creation.binding, path: frame.steps))
+                // At its end: the other resolve of the tree completes it.
+                guard let frame else { return .wait }
+                // Its completions run when its owner ends: a cycle if that waits for this path — the
+                // owner runs the factory this resolve is nested in, one of them is on this path, or
+                // one waits for something on it. Else wait for them (a sibling task completes it).
+                if sequence(first: resolve, next: \.outer).contains(where: { $0 === owner })
+                    || frame.chain.contains(where: { $0.creation === creation })
+                    || leadsBack(from: creation, to: frame)
+                {
+                    return .failed(.cycle(back: creation.binding, path: frame.steps))
+                }
+                return .wait
             }
             guard let frame else { return .wait }
             // Made further up this path, or by a task that waits for something on this path.
@@ -390,6 +402,27 @@ final class Waits: @unchecked Sendable {
             handedOver.append(creation)
         }
         return handedOver
+    }
+
+    /// Whether a thread blocked here could hold up an async resolve: the main actor's, or one of
+    /// the cooperative pool's (it runs a task).
+    private static var mayHoldUpTasks: Bool {
+        ResolvingThread.current.canRunMainActor || withUnsafeCurrentTask { $0 != nil }
+    }
+
+    /// The error of a synchronous resolve that would block where ``mayHoldUpTasks`` for an
+    /// instance an async resolve is making.
+    private static func wouldHoldUp(_ creation: Creation, at frame: Frame?) -> ResolutionError {
+        let resolving = frame.steps.isEmpty ? "" : ", resolving \(frame.steps.map(\.service).joined(separator: " → ")),"
+        return ResolutionError(
+            kind: .deadlock, service: creation.service, path: frame.steps,
+            underlyingError: """
+                A synchronous resolve on the main actor or in a task\(resolving) needs \(creation.service), \
+                which an async resolve is creating and keeps until that whole resolve ends. Blocking \
+                this thread for it could stop that resolve from ever ending (it may need this thread), \
+                so it does not wait: resolve it with `try await container.resolveAsync(…)` here, or \
+                before the async resolve starts.
+                """)
     }
 
     // MARK: The monitor

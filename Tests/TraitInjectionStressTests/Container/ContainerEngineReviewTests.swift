@@ -1,0 +1,263 @@
+import Synchronization
+import TestFixtures
+import Testing
+import TraitInjection
+
+/// What the adversarial review of issue 26's engine found: synchronous resolves inside async
+/// factories, synchronous resolves that would block a thread an async resolve needs, sibling tasks
+/// of one resolve, and cycles through `initCompleted` between tasks. No test blocks a thread of
+/// the cooperative pool: a hang ends the test with an issue instead of stalling the run.
+@Suite("Container: the engine's seams between sync and async resolves (issue 26 review)", .timeLimit(.minutes(2)))
+struct ContainerEngineReviewTests {
+    final class Config: Sendable {}
+    final class Top: Sendable {
+        let sameConfig: Bool
+        init(sameConfig: Bool = true) { self.sameConfig = sameConfig }
+    }
+    final class Sibling: Sendable {}
+    final class NeedsSibling: Sendable {
+        let sibling: Sibling
+        init(_ sibling: Sibling) { self.sibling = sibling }
+    }
+    final class Both: Sendable {
+        let same: Bool
+        init(_ sibling: Sibling, _ needing: NeedsSibling) { same = needing.sibling === sibling }
+    }
+    final class ReadsConfig: @unchecked Sendable {
+        @Inject var config: Config
+        private(set) var read: Config?
+        init() { read = config }
+    }
+    final class P: Sendable {}
+    final class Q: Sendable {}
+
+    /// The result of `body`, run in a task of its own, if it ends within `seconds`; else an issue
+    /// is recorded and the task is left behind.
+    static func ending<Result: Sendable>(
+        within seconds: Int = 20,
+        _ body: @escaping @Sendable () async throws -> Result
+    ) async -> Result? {
+        let outcome = Mutex<Swift.Result<Result, any Error>?>(nil)
+        let ended = Gate()
+        Task.detached {
+            let result: Swift.Result<Result, any Error>
+            do { result = .success(try await body()) } catch { result = .failure(error) }
+            outcome.withLock { $0 = result }
+            ended.open()
+        }
+        for _ in 0..<(seconds * 100) where !ended.opened {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        guard let result = outcome.withLock({ $0 }) else {
+            Issue.record("did not end within \(seconds) s: it hangs")
+            return nil
+        }
+        switch result {
+        case .success(let value): return value
+        case .failure(let error):
+            Issue.record("threw \(error)")
+            return nil
+        }
+    }
+
+    @Test("A synchronous resolve in an async factory is nested in its resolve: it gets the singleton that resolve made")
+    func syncResolveInAsyncFactory() async {
+        let container = Container()
+        container.register(Config.self) { _ in Config() }.inScope(.container)
+        container.register(Top.self) { [unowned container] (r: AsyncResolution) async throws in
+            let made = try await r.resolve(Config.self)
+            // Claimed by this resolve, published when it ends: a resolve of its own would wait forever.
+            return Top(sameConfig: try container.resolve(Config.self) === made)
+        }
+        let top = await Self.ending { try await container.resolveAsync(Top.self) }
+        #expect(top?.sameConfig == true)
+    }
+
+    @Test("An @Inject property read in an initializer an async factory calls resolves within that resolve")
+    func injectReadInAsyncFactory() async {
+        let container = Container()
+        container.register(Config.self) { _ in Config() }.inScope(.container)
+        container.register(ReadsConfig.self) { (r: AsyncResolution) async throws in
+            _ = try await r.resolve(Config.self)
+            return ReadsConfig()
+        }
+        let reads = await Self.ending {
+            try await Container.withShared(container) { try await container.resolveAsync(ReadsConfig.self) }
+        }
+        #expect(reads.map { $0.read === $0.config } == true)
+    }
+
+    @Test(
+        "A synchronous resolve in a task does not block for what an async resolve is creating; a thread of its own waits"
+    )
+    func syncResolveInTaskDoesNotBlock() async throws {
+        let container = Container()
+        let claimed = Gate()
+        let release = Gate()
+        container.register(Config.self) { _ in Config() }.inScope(.container)
+        container.register(Top.self) { (r: AsyncResolution) async throws in
+            _ = try await r.resolve(Config.self)
+            claimed.open()
+            await release.wait()  // Keeps the claim on Config while the resolve goes on.
+            return Top()
+        }
+        let top = Task { try await container.resolveAsync(Top.self) }
+        await claimed.wait()
+
+        // In a task (a thread of the cooperative pool): an error at once, which says what to do.
+        let error = #expect(throws: ResolutionError.self) { try container.resolve(Config.self) }
+        #expect(error?.kind == .deadlock)
+        #expect(error?.description.contains("resolveAsync") == true)
+
+        // On a thread of its own: it waits until the async resolve has published the singleton.
+        let onThread = Mutex<Config?>(nil)
+        let thread = OwnThread {
+            let config = try? container.resolve(Config.self)
+            onThread.withLock { $0 = config }
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(onThread.withLock { $0 } == nil)
+        release.open()
+        _ = try await top.value
+        await thread.join()
+        let published = try await container.resolveAsync(Config.self)
+        #expect(onThread.withLock { $0 } === published)
+        #expect(try container.resolve(Config.self) === published)
+    }
+
+    @Test("Two child tasks of one resolve: one waits for the singleton the other is completing, with no cycle")
+    func siblingTasksShareASingleton() async {
+        let container = Container()
+        container.register(Sibling.self) { (_: AsyncResolution) async throws in
+            try await Task.sleep(for: .milliseconds(20))
+            return Sibling()
+        }
+        .inScope(.container)
+        .initCompleted { (_: AsyncResolution, _: Sibling) async throws in try await Task.sleep(for: .milliseconds(50)) }
+        container.register(NeedsSibling.self) { (r: AsyncResolution) async throws in
+            NeedsSibling(try await r.resolve(Sibling.self))
+        }
+        container.register(Both.self) { [unowned container] (_: AsyncResolution) async throws in
+            async let sibling = container.resolveAsync(Sibling.self)
+            async let needing = container.resolveAsync(NeedsSibling.self)
+            return try await Both(sibling, needing)
+        }
+        let both = await Self.ending { try await container.resolveAsync(Both.self) }
+        #expect(both?.same == true)
+    }
+
+    @Test(
+        "Stress: singletons whose initCompleted closures need each other, from two tasks: handed over, each made once")
+    func completionCycleBetweenTasks() async {
+        let iterations = 300
+        var failures: [String] = []
+        var madeTwice = 0
+        for _ in 0..<iterations {
+            let container = Container()
+            let madeP = Counter()
+            let madeQ = Counter()
+            container.register(P.self) { _ in
+                madeP.increment()
+                usleepCompat(.random(in: 0...200))
+                return P()
+            }
+            .inScope(.container)
+            .initCompleted { r, _ in
+                usleepCompat(.random(in: 0...200))
+                _ = try r.resolve(Q.self)
+            }
+            container.register(Q.self) { _ in
+                madeQ.increment()
+                usleepCompat(.random(in: 0...200))
+                return Q()
+            }
+            .inScope(.container)
+            .initCompleted { r, _ in
+                usleepCompat(.random(in: 0...200))
+                _ = try r.resolve(P.self)
+            }
+            async let p: String? = { () async -> String? in
+                do { _ = try await container.resolveAsync(P.self) } catch { return "\(error)" }
+                return nil
+            }()
+            async let q: String? = { () async -> String? in
+                do { _ = try await container.resolveAsync(Q.self) } catch { return "\(error)" }
+                return nil
+            }()
+            failures += [await p, await q].compactMap { $0 }
+            if madeP.count > 1 || madeQ.count > 1 { madeTwice += 1 }
+        }
+        #expect(failures.isEmpty, "\(failures.prefix(3))")
+        #expect(madeTwice == 0)
+    }
+
+    @Test("A .container factory whose synchronous part unwinds to wait runs again; one instance is kept")
+    func unwoundSingletonFactoryRunsAgain() async throws {
+        let container = Container()
+        let claimed = Gate()
+        let release = Gate()
+        let runs = Counter()
+        container.register(Config.self) { _ in
+            claimed.open()
+            while !release.opened { usleepCompat(1_000) }
+            return Config()
+        }
+        .inScope(.container)
+        container.register(Top.self) { r in
+            runs.increment()
+            _ = try r.resolve(Config.self)
+            return Top()
+        }
+        .inScope(.container)
+        let thread = OwnThread { _ = try? container.resolve(Config.self) }
+        await claimed.wait()
+        let top = Task { try await container.resolveAsync(Top.self) }
+        // Top's factory runs, finds Config being made on the thread, and unwinds to suspend.
+        while runs.count == 0 { await Task.yield() }
+        try await Task.sleep(for: .milliseconds(200))
+        release.open()
+        let made = try await top.value
+        await thread.join()
+        #expect(runs.count == 2)
+        #expect(try container.resolve(Top.self) === made)
+    }
+
+    @Test("Two threads whose singletons' factories need each other: both fail with a clear error, neither hangs")
+    func factoryCycleBetweenThreads() async {
+        let container = Container()
+        let started = Counter()
+        container.register(P.self) { r in
+            started.increment()
+            while started.count < 2 { usleepCompat(100) }
+            _ = try r.resolve(Q.self)
+            return P()
+        }
+        .inScope(.container)
+        container.register(Q.self) { r in
+            started.increment()
+            while started.count < 2 { usleepCompat(100) }
+            _ = try r.resolve(P.self)
+            return Q()
+        }
+        .inScope(.container)
+        let errors = Mutex<[ResolutionError.Kind]>([])
+        func resolving<Service>(_: Service.Type) -> OwnThread {
+            OwnThread {
+                do throws(ResolutionError) {
+                    _ = try container.resolve(Service.self)
+                } catch {
+                    errors.withLock { $0.append(error.kind) }
+                }
+            }
+        }
+        let first = resolving(P.self)
+        let second = resolving(Q.self)
+        await first.join()
+        await second.join()
+        // The one that closes the circle of waits gets `.deadlock`; the other claims again, and
+        // finds the cycle itself (or, if it got there first, the deadlock).
+        let kinds = errors.withLock { $0 }
+        #expect(kinds.count == 2)
+        #expect(kinds.allSatisfy { $0 == .deadlock || $0 == .cycle })
+    }
+}
