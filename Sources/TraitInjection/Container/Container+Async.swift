@@ -123,7 +123,7 @@ extension Container {
     @usableFromInline
     func keptBoxForTask(_ key: ServiceKey) -> AnyObject? {
         guard !isTraced, Resolve.taskFrame?.resolve.isObserved != true else { return nil }
-        return entry(for: key)?.keptBox()
+        return entry(for: key)?.firstLook().box
     }
 
     /// ``resolveAsync(_:name:arguments:)`` when no instance is kept.

@@ -9,7 +9,7 @@ public import Synchronization
 ///
 /// The service is resolved with no lock held, since factories are user code. When several
 /// threads access an unresolved property at once, each may resolve it, but only the first value
-/// published (one atomic compare-and-swap) is kept, and every access returns that one.
+/// published (an `AtomicLazyReference`) is kept, and every access returns that one.
 @usableFromInline
 final class InjectionStorage<Service>: Sendable {
     /// What a property holds once it is resolved or set: a service held strongly, or an object
@@ -42,13 +42,10 @@ final class InjectionStorage<Service>: Sendable {
         }
     }
 
-    /// The address of the ``Held`` value, retained, or 0 until the property is resolved or set.
-    ///
-    /// It is published once, by a compare-and-swap from 0, and never replaced, so a read is one
-    /// inlined atomic load. (An `AtomicLazyReference` would do the same, but its `load()` is a
-    /// call into the Synchronization module that retains and releases the value on every read.)
+    /// The ``Held`` value, published once and never replaced; `nil` until the property is
+    /// resolved or set.
     @usableFromInline
-    let published = Atomic<UInt>(0)
+    let published = AtomicLazyReference<Held>()
     let request: InjectionRequest<Service>
     let holdsWeakly: Bool
 
@@ -57,26 +54,15 @@ final class InjectionStorage<Service>: Sendable {
         self.holdsWeakly = holdsWeakly
     }
 
-    deinit {
-        let address = published.load(ordering: .acquiring)
-        if address != 0 { Unmanaged<Held>.fromOpaque(UnsafeRawPointer(bitPattern: address)!).release() }
-    }
-
-    /// Reads the published value, without retaining it, or returns `nil` if there is none yet.
+    /// Reads the published value, or returns `nil` if there is none yet.
     @inlinable @inline(__always)
     func withHeld<Result>(_ body: (Held) -> Result) -> Result? {
-        let address = published.load(ordering: .acquiring)
-        guard let pointer = UnsafeRawPointer(bitPattern: address) else { return nil }
-        // The storage owns one reference to the published value until it deinits.
-        return Unmanaged<Held>.fromOpaque(pointer)._withUnsafeGuaranteedRef(body)
+        published.load().map(body)
     }
 
     /// Publishes `held` unless a value already is; returns whether `held` is the one published.
     func publish(_ held: Held) -> Bool {
-        let address = UInt(bitPattern: Unmanaged.passRetained(held).toOpaque())
-        let (won, _) = published.compareExchange(expected: 0, desired: address, ordering: .acquiringAndReleasing)
-        if !won { Unmanaged.passUnretained(held).release() }
-        return won
+        published.storeIfNil(held) === held
     }
 
     /// The storage of a property declared as `declaration` (`@Inject property`) at `file`:`line`.
@@ -112,7 +98,7 @@ final class InjectionStorage<Service>: Sendable {
     /// The strongly held service: an ``Inject`` property's read, resolving from
     /// ``Container/shared`` on first access and stopping with an ``InjectionError`` if it cannot.
     ///
-    /// After the first access this is one atomic load and a retain: no lock, no allocation.
+    /// After the first access this is one atomic load: no lock, no allocation.
     @inlinable
     var strongValue: Service {
         if let service = withHeld({ $0.service }) ?? nil { return service }

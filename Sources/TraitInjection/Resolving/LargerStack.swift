@@ -8,9 +8,9 @@ final class ResolvingThread {
     private static let slot = ThreadLocal<ResolvingThread>()
 
     /// Whether a resolve started on this thread now would be nested in an observed one (traced,
-    /// or a dry run): read without touching a reference count, for the shortcut of a resolve.
+    /// or a dry run): no shortcut applies.
     static var isObserving: Bool {
-        slot.withValue { $0?.isObserving == true }
+        slot.value?.isObserving == true
     }
 
     /// The calling thread's.

@@ -161,13 +161,6 @@ final class RegistryEntry: Sendable, KeptSlot {
         state.withLock { ($0.binding, $0.kept) }
     }
 
-    /// The `Kept<Service>` box of the instance kept strongly, if any: the shortcut of a resolve.
-    func keptBox() -> AnyObject? {
-        state.withLock { state in
-            if case .strong(let box) = state.kept { box } else { nil }
-        }
-    }
-
     /// The `Kept<Service>` box of the instance kept strongly, or else the binding.
     func firstLook() -> (box: AnyObject?, binding: Binding?) {
         state.withLock { state in

@@ -219,12 +219,6 @@ final class ThreadLocal<Value: AnyObject>: Sendable {
         self.key = key
     }
 
-    /// Runs `body` with the calling thread's value, borrowed: no reference count changes.
-    func withValue<Result>(_ body: (Value?) throws -> Result) rethrows -> Result {
-        guard let pointer = pthread_getspecific(key) else { return try body(nil) }
-        return try Unmanaged<Value>.fromOpaque(pointer)._withUnsafeGuaranteedRef { try body($0) }
-    }
-
     /// The calling thread's value.
     var value: Value? {
         get { pthread_getspecific(key).map { Unmanaged<Value>.fromOpaque($0).takeUnretainedValue() } }

@@ -1,0 +1,52 @@
+/// What ``Container/verify()`` or ``Container/verifyAsync()`` found: every problem at once, and
+/// what the dry run could not check.
+///
+/// A verification that finds problems throws its report; one that finds none returns it, so that
+/// the registrations it could not check are visible too:
+///
+/// ```swift
+/// @Test func graphIsComplete() throws {
+///     let report = try AppContainer.make().verify()
+///     #expect(report.skipped.isEmpty, "\(report)")
+/// }
+/// ```
+///
+/// Its ``description`` lists each problem with the path that led to it, and the registrations
+/// not checked.
+public struct VerificationReport: Error, Sendable, CustomStringConvertible {
+    /// The resolution errors, one per registration that failed.
+    public let problems: [ResolutionError]
+    /// Kept instances that keep shorter-lived ones, each with both registrations.
+    public let lifetimeProblems: [LifetimeProblem]
+    /// Registrations the dry run did not resolve, each with the reason: those that take runtime
+    /// arguments, which it cannot supply; for ``Container/verify()``, async ones, and main-actor
+    /// ones off the main actor.
+    public let skipped: [String]
+
+    /// The note after a skipped registration that takes runtime arguments.
+    static let takesArguments = " (takes runtime arguments)"
+
+    init(problems: [ResolutionError], lifetimeProblems: [LifetimeProblem] = [], skipped: [String]) {
+        self.problems = problems
+        self.lifetimeProblems = lifetimeProblems
+        self.skipped = skipped
+    }
+
+    /// The problems and lifetime problems, one per line with their paths, then what was not
+    /// checked.
+    public var description: String {
+        var lines: [String] = []
+        if !problems.isEmpty || lifetimeProblems.isEmpty {
+            lines.append("\(problems.count) registration(s) cannot be resolved:")
+            lines += problems.map { "- \($0.description)" }
+        }
+        if !lifetimeProblems.isEmpty {
+            lines.append("\(lifetimeProblems.count) lifetime problem(s):")
+            lines += lifetimeProblems.map { "- \($0.description)" }
+        }
+        if !skipped.isEmpty {
+            lines.append("Not checked: \(skipped.joined(separator: "; ")).")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
