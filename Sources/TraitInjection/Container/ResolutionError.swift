@@ -85,12 +85,15 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
     /// A completion's run undone: its instance was handed to another resolve to end a deadlock.
     var isInterruption = false
 
+    /// A synchronous resolve's wait refused where it could hold up an async resolve: a matter of
+    /// the thread it runs on, not of what it was making.
+    var isRefusedWait = false
+
     /// Whether it is a failure of what threw it, which the resolves waiting for the same shared
     /// instance share — not a task's cancellation, a late resolve, the unwinding of a part that
-    /// waits elsewhere (after which the instance is made again), or a deadlock, which is this
-    /// resolve's wait (the waiters claim the instance again, and find their own answer).
+    /// waits elsewhere (after which the instance is made again), or a refused wait.
     var isOwnFailure: Bool {
-        suspension == nil && !isInterruption && kind != .cancelled && kind != .resolverExpired && kind != .deadlock
+        suspension == nil && !isInterruption && !isRefusedWait && kind != .cancelled && kind != .resolverExpired
     }
 
     /// The error with which a synchronous part of an async resolve unwinds to wait for `creation`.

@@ -414,7 +414,7 @@ final class Waits: @unchecked Sendable {
     /// instance an async resolve is making.
     private static func wouldHoldUp(_ creation: Creation, at frame: Frame?) -> ResolutionError {
         let resolving = frame.steps.isEmpty ? "" : ", resolving \(frame.steps.map(\.service).joined(separator: " → ")),"
-        return ResolutionError(
+        var error = ResolutionError(
             kind: .deadlock, service: creation.service, path: frame.steps,
             underlyingError: """
                 A synchronous resolve on the main actor or in a task\(resolving) needs \(creation.service), \
@@ -423,6 +423,8 @@ final class Waits: @unchecked Sendable {
                 so it does not wait: resolve it with `try await container.resolveAsync(…)` here, or \
                 before the async resolve starts.
                 """)
+        error.isRefusedWait = true
+        return error
     }
 
     // MARK: The monitor
