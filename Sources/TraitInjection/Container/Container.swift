@@ -154,13 +154,15 @@ public final class Container: Sendable, Resolver {
         case .kept(let box): return .kept(box)
         case .unregistered: return .unregistered
         case .observed:
-            return try topLevel { resolve, frame throws(ResolutionError) in
+            let service = lookUp(key)?.0.read().binding?.step.service
+            return try topLevel(describing: service) { resolve, frame throws(ResolutionError) in
                 try resolve.resolve(key, values, from: self, at: frame, factory: factory)
             }
         case .binding(let binding, let entry):
             // A shared instance is kept by the container that has the registration.
             let owner = binding.isShared ? lookUp(key)?.1 ?? self : self
-            return try topLevel(makesOne: true) { resolve, frame throws(ResolutionError) in
+            return try topLevel(makesOne: true, describing: binding.step.service) {
+                resolve, frame throws(ResolutionError) in
                 try resolve.make(binding, keptIn: entry, by: owner, from: self, at: frame, values, factory)
             }
         }
@@ -185,6 +187,7 @@ public final class Container: Sendable, Resolver {
     func topLevel<Result>(
         nested: Bool = true,
         makesOne: Bool = false,
+        describing service: String? = nil,
         findings: DryRunFindings? = nil,
         _ body: (Resolve, Frame?) throws(ResolutionError) -> Result
     ) throws(ResolutionError) -> Result {
@@ -196,7 +199,7 @@ public final class Container: Sendable, Resolver {
             self, entry: entry, isAsync: false, blocks: blocks, makesOne: makesOne, findings: findings)
         do {
             let result = try body(resolve, resolve.entry)
-            try resolve.finish(describing: "\(Result.self)")
+            try resolve.finish(describing: service ?? "\(Result.self)")
             return result
         } catch {
             resolve.fail()

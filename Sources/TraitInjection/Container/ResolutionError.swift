@@ -82,6 +82,8 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
     /// A synchronous part of an async resolve unwinding to wait for this creation by suspending
     /// (never seen outside the resolve, unless a factory catches it on the way).
     var suspension: Creation?
+    /// The frame that waits for ``suspension``, if one does.
+    var suspendedAt: Frame?
     /// A completion's run undone: its instance was handed to another resolve to end a deadlock.
     var isInterruption = false
 
@@ -97,7 +99,7 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The error with which a synchronous part of an async resolve unwinds to wait for `creation`.
-    static func suspension(for creation: Creation) -> ResolutionError {
+    static func suspension(for creation: Creation, at frame: Frame? = nil) -> ResolutionError {
         var error = ResolutionError(
             kind: .deadlock, service: creation.service,
             underlyingError: """
@@ -105,6 +107,7 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
                 resolve stops here, and runs again once it can be had.
                 """)
         error.suspension = creation
+        error.suspendedAt = frame
         return error
     }
 

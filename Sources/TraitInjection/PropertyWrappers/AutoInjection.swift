@@ -107,6 +107,7 @@ extension InjectionError {
         )
         error.isBetweenTasks = resolutionError.isBetweenTasks
         error.suspension = resolutionError.suspension
+        error.suspendedAt = resolutionError.suspendedAt
         error.isInterruption = resolutionError.isInterruption
         return error
     }

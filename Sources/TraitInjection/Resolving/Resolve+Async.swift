@@ -177,8 +177,7 @@ extension Resolve {
         while true {
             let outcome: Swift.Result<Result, ResolutionError>
             do throws(ResolutionError) { outcome = .success(try body()) } catch { outcome = .failure(error) }
-            // A factory may have caught the unwinding and gone on: what it made is not used.
-            guard let pending = takeSuspension() else { return try outcome.get() }
+            guard let pending = suspension(after: outcome) else { return try outcome.get() }
             _ = try await Waits.shared.waitSuspending(for: pending.creation, by: self, at: pending.frame)
         }
     }
@@ -191,16 +190,26 @@ extension Resolve {
             let outcome = await MainActor.run { () -> Swift.Result<Result, ResolutionError> in
                 do throws(ResolutionError) { return .success(try body()) } catch { return .failure(error) }
             }
-            guard let pending = takeSuspension() else { return try outcome.get() }
+            guard let pending = suspension(after: outcome) else { return try outcome.get() }
             _ = try await Waits.shared.waitSuspending(for: pending.creation, by: self, at: pending.frame)
         }
     }
 
-    private func takeSuspension() -> (creation: Creation, frame: Frame?)? {
-        state.withLock { state in
+    /// What a synchronous part that ended with `outcome` must wait for before it runs again, if
+    /// it unwound: the wait its error carries, or else the one recorded for the resolve (a factory
+    /// caught the unwinding and went on: what it made is not used). Child tasks running parts of
+    /// the same resolve share the record, so it is taken here either way.
+    private func suspension<Result>(after outcome: Swift.Result<Result, ResolutionError>)
+        -> (creation: Creation, frame: Frame?)?
+    {
+        let recorded = state.withLock { state in
             defer { state.suspension = nil }
             return state.suspension
         }
+        if case .failure(let error) = outcome, let creation = error.suspension {
+            return (creation, error.suspendedAt)
+        }
+        return recorded
     }
 
     // MARK: Ending

@@ -218,10 +218,10 @@ final class Waits: @unchecked Sendable {
             case .wait:
                 if resolve.isAsync {
                     resolve.suspensionOwner.state.withLock { $0.suspension = (creation, frame) }
-                    throw ResolutionError.suspension(for: creation)
+                    throw ResolutionError.suspension(for: creation, at: frame)
                 }
                 // An async resolve keeps what it makes until it ends, which may take this thread.
-                if creation.owner.isAsync, Self.mayHoldUpTasks { throw Self.wouldHoldUp(creation, at: frame) }
+                if Self.mayHoldUpTasks, leadsToAsync(from: creation) { throw Self.wouldHoldUp(creation, at: frame) }
                 if !resumed.isEmpty {
                     // Tasks woken by a hand-over resume before this thread sleeps; then decide again.
                     let waking = resumed
@@ -231,6 +231,8 @@ final class Waits: @unchecked Sendable {
                     monitor.lock()
                     continue
                 }
+                // A new wait may make others lead to an async resolve: they look again.
+                if waits[number] == nil { monitor.broadcast() }
                 waits[number] = Wait(resolve: resolve, frame: frame, creation: creation)
                 monitor.wait()
             }
@@ -351,6 +353,20 @@ final class Waits: @unchecked Sendable {
         return false
     }
 
+    /// Whether `creation` is an async resolve's to make, or its maker waits, through others, for
+    /// one that is.
+    private func leadsToAsync(from creation: Creation) -> Bool {
+        var visited: Set<ObjectIdentifier> = []
+        var frontier = [creation]
+        while let next = frontier.popLast() {
+            if next.owner.isAsync { return true }
+            let root = next.owner.root
+            guard visited.insert(ObjectIdentifier(root)).inserted else { continue }
+            for wait in waits.values where wait.resolve.root === root { frontier.append(wait.creation) }
+        }
+        return false
+    }
+
     /// The creations along the waits from the tree of `start` to the tree of `goal`, `first`
     /// first, if the waits lead there.
     private func circle(from start: Resolve, to goal: Resolve, first: Creation) -> [Creation]? {
@@ -418,10 +434,11 @@ final class Waits: @unchecked Sendable {
             kind: .deadlock, service: creation.service, path: frame.steps,
             underlyingError: """
                 A synchronous resolve on the main actor or in a task\(resolving) needs \(creation.service), \
-                which an async resolve is creating and keeps until that whole resolve ends. Blocking \
-                this thread for it could stop that resolve from ever ending (it may need this thread), \
-                so it does not wait: resolve it with `try await container.resolveAsync(…)` here, or \
-                before the async resolve starts.
+                which an async resolve is creating (perhaps the one this runs in, in another of its \
+                tasks), or a resolve that waits for one; an async resolve keeps what it makes until it \
+                ends. Blocking this thread for it could stop that resolve from ever ending (it may need \
+                this thread), so it does not wait: resolve it with `try await container.resolveAsync(…)` \
+                here, or before the async resolve starts.
                 """)
         error.isRefusedWait = true
         return error

@@ -125,6 +125,95 @@ struct ContainerEngineReviewTests {
         #expect(try container.resolve(Config.self) === published)
     }
 
+    @Test("Nor does it block for a thread's instance when that thread waits for an async resolve's")
+    func syncResolveInTaskDoesNotBlockThroughAThread() async throws {
+        let container = Container()
+        let claimed = Gate()
+        let release = Gate()
+        container.register(Config.self) { _ in Config() }.inScope(.container)
+        container.register(Top.self) { (r: AsyncResolution) async throws in
+            _ = try await r.resolve(Config.self)
+            claimed.open()
+            await release.wait()
+            return Top()
+        }
+        container.register(Sibling.self) { r in
+            _ = try r.resolve(Config.self)
+            return Sibling()
+        }
+        .inScope(.container)
+        let top = Task { try await container.resolveAsync(Top.self) }
+        await claimed.wait()
+        // A thread of its own makes Sibling, and blocks for Config, which the async resolve keeps.
+        let onThread = Mutex<Sibling?>(nil)
+        let thread = OwnThread {
+            let sibling = try? container.resolve(Sibling.self)
+            onThread.withLock { $0 = sibling }
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        // In a task, waiting for Sibling would be waiting for the async resolve: refused at once.
+        let refused = Mutex<ResolutionError?>(nil)
+        let ended = Gate()
+        Task.detached {
+            do throws(ResolutionError) {
+                _ = try container.resolve(Sibling.self)
+            } catch {
+                refused.withLock { $0 = error }
+            }
+            ended.open()
+        }
+        for _ in 0..<2_000 where !ended.opened { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(ended.opened, "the resolve in a task blocked")
+        #expect(refused.withLock { $0 }?.kind == .deadlock)
+        release.open()
+        _ = try await top.value
+        await thread.join()
+        #expect(onThread.withLock { $0 } != nil)
+        #expect(try container.resolve(Sibling.self) === onThread.withLock { $0 })
+    }
+
+    @Test("Stress: two child tasks' synchronous parts that both wait for a thread's singleton both run again")
+    func siblingSynchronousPartsBothSuspend() async {
+        final class Made: Sendable {}
+        final class First: Sendable {}
+        final class Second: Sendable {}
+        final class Both: Sendable {}
+        var failures: [String] = []
+        for _ in 0..<150 {
+            let container = Container()
+            container.register(Made.self) { _ in
+                usleepCompat(20_000)
+                return Made()
+            }
+            .inScope(.container)
+            container.register(First.self) { r in
+                _ = try r.resolve(Made.self)
+                return First()
+            }
+            container.register(Config.self) { _ in Config() }
+            container.register(Second.self) { r in
+                // Later than First, so that both parts unwind at different moments.
+                for _ in 0..<3_000 { _ = try r.resolve(Config.self) }
+                _ = try r.resolve(Made.self)
+                return Second()
+            }
+            container.register(Both.self) { (r: AsyncResolution) async throws in
+                async let first = r.resolve(First.self)
+                async let second = r.resolve(Second.self)
+                _ = try await (first, second)
+                return Both()
+            }
+            let thread = OwnThread { _ = try? container.resolve(Made.self) }
+            do {
+                _ = try await container.resolveAsync(Both.self)
+            } catch {
+                failures.append("\(error)")
+            }
+            await thread.join()
+        }
+        #expect(failures.isEmpty, "\(failures.prefix(2))")
+    }
+
     @Test("Two child tasks of one resolve: one waits for the singleton the other is completing, with no cycle")
     func siblingTasksShareASingleton() async {
         let container = Container()
