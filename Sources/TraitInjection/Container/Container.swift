@@ -154,8 +154,8 @@ public final class Container: Sendable, Resolver {
         case .kept(let box): return .kept(box)
         case .unregistered: return .unregistered
         case .observed:
-            let service = lookUp(key)?.0.read().binding?.step.service
-            return try topLevel(describing: service) { resolve, frame throws(ResolutionError) in
+            return try topLevel(describing: self.lookUp(key)?.0.read().binding?.step.service) {
+                resolve, frame throws(ResolutionError) in
                 try resolve.resolve(key, values, from: self, at: frame, factory: factory)
             }
         case .binding(let binding, let entry):
@@ -187,7 +187,7 @@ public final class Container: Sendable, Resolver {
     func topLevel<Result>(
         nested: Bool = true,
         makesOne: Bool = false,
-        describing service: String? = nil,
+        describing service: @autoclosure () -> String? = nil,
         findings: DryRunFindings? = nil,
         _ body: (Resolve, Frame?) throws(ResolutionError) -> Result
     ) throws(ResolutionError) -> Result {
@@ -199,7 +199,7 @@ public final class Container: Sendable, Resolver {
             self, entry: entry, isAsync: false, blocks: blocks, makesOne: makesOne, findings: findings)
         do {
             let result = try body(resolve, resolve.entry)
-            try resolve.finish(describing: service ?? "\(Result.self)")
+            try resolve.finish(describing: service() ?? "\(Result.self)")
             return result
         } catch {
             resolve.fail()
