@@ -163,7 +163,11 @@ public final class Container: Sendable, Resolver {
             let owner = binding.isShared ? lookUp(key)?.1 ?? self : self
             return try topLevel(makesOne: true, describing: binding.step.service) {
                 resolve, frame throws(ResolutionError) in
-                try resolve.make(binding, keptIn: entry, by: owner, from: self, at: frame, values, factory)
+                // Nested, through its task, in a traced resolve or a dry run: observed as well.
+                if resolve.isObserved {
+                    return try resolve.resolve(key, values, from: self, at: frame, factory: factory)
+                }
+                return try resolve.make(binding, keptIn: entry, by: owner, from: self, at: frame, values, factory)
             }
         }
     }

@@ -214,6 +214,24 @@ struct ContainerEngineReviewTests {
         #expect(failures.isEmpty, "\(failures.prefix(2))")
     }
 
+    @Test("verifyAsync() checks a synchronous resolve in an async factory, as it checks the factory's resolver")
+    func verifyAsyncSeesSyncResolvesInAsyncFactories() async {
+        final class Held: Sendable {}
+        final class Keeper: Sendable {}
+        for throughContainer in [false, true] {
+            let container = Container()
+            container.register(Held.self) { _ in Held() }.inScope(.weak)
+            container.register(Keeper.self) { [unowned container] (r: AsyncResolution) async throws in
+                _ = throughContainer ? try container.resolve(Held.self) : try await r.resolve(Held.self)
+                return Keeper()
+            }
+            .inScope(.container)
+            // A singleton that keeps a `.weak` service: a lifetime problem, found either way.
+            let report = await #expect(throws: VerificationReport.self) { try await container.verifyAsync() }
+            #expect(report?.lifetimeProblems.count == 1, "through the container: \(throughContainer)")
+        }
+    }
+
     @Test("Two child tasks of one resolve: one waits for the singleton the other is completing, with no cycle")
     func siblingTasksShareASingleton() async {
         let container = Container()

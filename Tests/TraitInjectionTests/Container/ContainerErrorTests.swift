@@ -142,6 +142,7 @@ struct ContainerErrorTests {
         }
         let healthy = Container()
         healthy.register(Service.self) { _ in Service() }.inScope(.container)
-        try healthy.verify()
+        let report = try healthy.verify()
+        #expect(report.description == "Every registration checked resolves, with no lifetime problem.")
     }
 }

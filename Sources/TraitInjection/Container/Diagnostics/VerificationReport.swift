@@ -36,7 +36,10 @@ public struct VerificationReport: Error, Sendable, CustomStringConvertible {
     /// checked.
     public var description: String {
         var lines: [String] = []
-        if !problems.isEmpty || lifetimeProblems.isEmpty {
+        if problems.isEmpty, lifetimeProblems.isEmpty {
+            lines.append("Every registration checked resolves, with no lifetime problem.")
+        }
+        if !problems.isEmpty {
             lines.append("\(problems.count) registration(s) cannot be resolved:")
             lines += problems.map { "- \($0.description)" }
         }
