@@ -15,66 +15,67 @@ import TraitInjection
 /// second thread is a small part of an iteration.
 let scalingOperations = 100_000
 
-/// Resolves `scalingOperations` cached singletons on each of `threads` threads at once: thread 0
-/// resolves `SingletonService`, thread 1 `OtherSingletonService`, or `SingletonService` too if
-/// `shared`.
-func resolveSingletons(_ container: TraitInjection.Container, threads: Int, shared: Bool = false) {
+/// Runs `scalingOperations` resolves on each of `threads` threads at once: thread 0 resolves with
+/// `first`, thread 1 with `second`. Inlined into each caller, so the loops call the container
+/// directly.
+@inline(__always)
+func onScalingThreads<First, Second>(
+    _ threads: Int,
+    first: @Sendable () -> First,
+    second: @Sendable () -> Second
+) {
     DispatchQueue.concurrentPerform(iterations: threads) { thread in
-        if thread == 0 || shared {
-            for _ in 0..<scalingOperations {
-                blackHole(must { try container.resolve(SingletonService.self) })
-            }
+        if thread == 0 {
+            for _ in 0..<scalingOperations { blackHole(first()) }
         } else {
-            for _ in 0..<scalingOperations {
-                blackHole(must { try container.resolve(OtherSingletonService.self) })
-            }
+            for _ in 0..<scalingOperations { blackHole(second()) }
+        }
+    }
+}
+
+/// Resolves cached singletons on each of `threads` threads at once: thread 0 resolves
+/// `SingletonService`, thread 1 `OtherSingletonService`, or `SingletonService` too if `shared`.
+func resolveSingletons(_ container: TraitInjection.Container, threads: Int, shared: Bool = false) {
+    if shared {
+        onScalingThreads(threads) {
+            must { try container.resolve(SingletonService.self) }
+        } second: {
+            must { try container.resolve(SingletonService.self) }
+        }
+    } else {
+        onScalingThreads(threads) {
+            must { try container.resolve(SingletonService.self) }
+        } second: {
+            must { try container.resolve(OtherSingletonService.self) }
         }
     }
 }
 
 /// `resolveSingletons` with the plain baseline.
 func resolvePlainSingletons(_ container: PlainContainer, threads: Int) {
-    DispatchQueue.concurrentPerform(iterations: threads) { thread in
-        if thread == 0 {
-            for _ in 0..<scalingOperations {
-                blackHole(must { try container.resolve(SingletonService.self) })
-            }
-        } else {
-            for _ in 0..<scalingOperations {
-                blackHole(must { try container.resolve(OtherSingletonService.self) })
-            }
-        }
+    onScalingThreads(threads) {
+        must { try container.resolve(SingletonService.self) }
+    } second: {
+        must { try container.resolve(OtherSingletonService.self) }
     }
 }
 
 /// `resolveSingletons` with a synchronized Swinject container.
 func resolveSwinjectSingletons(_ container: SynchronizedSwinject, threads: Int) {
-    DispatchQueue.concurrentPerform(iterations: threads) { thread in
-        if thread == 0 {
-            for _ in 0..<scalingOperations {
-                blackHole(container.resolver.resolve(SingletonService.self)!)
-            }
-        } else {
-            for _ in 0..<scalingOperations {
-                blackHole(container.resolver.resolve(OtherSingletonService.self)!)
-            }
-        }
+    onScalingThreads(threads) {
+        container.resolver.resolve(SingletonService.self)!
+    } second: {
+        container.resolver.resolve(OtherSingletonService.self)!
     }
 }
 
 #if FACTORY
     /// `resolveSingletons` with Factory.
     func resolveFactorySingletons(_ container: FactoryKit.Container, threads: Int) {
-        DispatchQueue.concurrentPerform(iterations: threads) { thread in
-            if thread == 0 {
-                for _ in 0..<scalingOperations {
-                    blackHole(container.singletonService())
-                }
-            } else {
-                for _ in 0..<scalingOperations {
-                    blackHole(container.otherSingletonService())
-                }
-            }
+        onScalingThreads(threads) {
+            container.singletonService()
+        } second: {
+            container.otherSingletonService()
         }
     }
 #endif
