@@ -89,19 +89,25 @@ struct ContainerEngineTests {
         await creator.join()
     }
 
+    /// Registers two `.container` services, "A" and "B", whose factories take 2 ms and count in
+    /// `made`.
+    static func registerSlowSingletons(in container: Container, counting made: Counter) {
+        for name in ["A", "B"] {
+            container.register(Service.self, name: name) { _ in
+                made.increment()
+                usleepCompat(2_000)
+                return Service()
+            }
+            .inScope(.container)
+        }
+    }
+
     @Test("3. A thread and a task taking two singletons in opposite orders both succeed, each made once")
     func oppositeOrdersThreadAndTask() async throws {
         for _ in 0..<10 {
             let container = Container()
             let made = Counter()
-            for name in ["A", "B"] {
-                container.register(Service.self, name: name) { _ in
-                    made.increment()
-                    usleepCompat(2_000)
-                    return Service()
-                }
-                .inScope(.container)
-            }
+            Self.registerSlowSingletons(in: container, counting: made)
             container.register(String.self, name: "AB") { r in
                 "\(try r.resolve(Service.self, name: "A").number)\(try r.resolve(Service.self, name: "B").number)"
             }
@@ -208,13 +214,8 @@ struct ContainerEngineTests {
         for _ in 0..<20 {
             let container = Container()
             let made = Counter()
+            Self.registerSlowSingletons(in: container, counting: made)
             for name in ["A", "B"] {
-                container.register(Service.self, name: name) { _ in
-                    made.increment()
-                    usleepCompat(2_000)
-                    return Service()
-                }
-                .inScope(.container)
                 container.register(String.self, name: name) { r in
                     let first = try r.resolve(Service.self, name: name)
                     let second = try r.resolve(Service.self, name: name == "A" ? "B" : "A")
