@@ -105,10 +105,18 @@ public final class Container: Sendable, Resolver {
         let key = ServiceKey(Service.self, name: name, arguments: (repeat each Argument).self)
         let first = firstLook(key)
         if case .kept(let box) = first { return unsafeDowncast(box, to: Kept<Service>.self).instance }
-        return try Found.resolving(Service.self, arguments: repeat each arguments) { factory throws(ResolutionError) in
-            try resolve(key, first, ArgumentValues.of(repeat each arguments), factory: factory)
-        } unregistered: { () throws(ResolutionError) in
-            try resolveUnregistered(Service.self, name: name, arguments: repeat each arguments)
+        var made: Service?
+        let found = try resolve(key, first, ArgumentValues.of(repeat each arguments)) { binding, resolution in
+            let factory = unsafeDowncast(binding.syncBox, to: FactoryBox<Service, repeat each Argument>.self)
+            let instance = try factory.make(resolution, repeat each arguments)
+            made = instance
+            return instance
+        }
+        switch found {
+        case .kept(let box): return unsafeDowncast(box, to: Kept<Service>.self).instance
+        case .made: return made.unsafelyUnwrapped
+        case .instance(let instance): return instance as! Service
+        case .unregistered: return try resolveUnregistered(Service.self, name: name, arguments: repeat each arguments)
         }
     }
 

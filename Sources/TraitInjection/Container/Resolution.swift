@@ -48,12 +48,21 @@ public struct Resolution: Resolver {
             throw ResolutionError.expired(Service.self, name: name, arguments: (repeat each Argument).self)
         }
         // Typed here, where `Service` is known; the engine behind `Resolve.resolve` is not.
+        var made: Service?
         let key = ServiceKey(Service.self, name: name, arguments: (repeat each Argument).self)
-        return try Found.resolving(Service.self, arguments: repeat each arguments) { factory throws(ResolutionError) in
-            try resolve.resolve(
-                key, ArgumentValues.of(repeat each arguments), from: lookup, at: frame, factory: factory)
-        } unregistered: { () throws(ResolutionError) in
-            try resolve.unregistered(
+        let found = try resolve.resolve(key, ArgumentValues.of(repeat each arguments), from: lookup, at: frame) {
+            binding, resolution in
+            let factory = unsafeDowncast(binding.syncBox, to: FactoryBox<Service, repeat each Argument>.self)
+            let instance = try factory.make(resolution, repeat each arguments)
+            made = instance
+            return instance
+        }
+        switch found {
+        case .kept(let box): return unsafeDowncast(box, to: Kept<Service>.self).instance
+        case .made: return made.unsafelyUnwrapped
+        case .instance(let instance): return instance as! Service
+        case .unregistered:
+            return try resolve.unregistered(
                 Service.self, name: name, arguments: repeat each arguments, from: lookup, at: frame)
         }
     }

@@ -144,29 +144,4 @@ enum Found {
     case instance(Any)
     /// Nothing is registered under the key: the call site tries `T?`, `Lazy` and `Provider`.
     case unregistered
-
-    /// The typed side of a synchronous resolve: runs `engine` with a factory call for `Service`
-    /// and `arguments`, and casts what it finds; `unregistered` answers for a service registered
-    /// nowhere.
-    @inlinable
-    static func resolving<Service, each Argument>(
-        _: Service.Type,
-        arguments: repeat each Argument,
-        through engine: ((Binding, Resolution) throws -> Any) throws(ResolutionError) -> Found,
-        unregistered: () throws(ResolutionError) -> Service
-    ) throws(ResolutionError) -> Service {
-        var made: Service?
-        let found = try engine { binding, resolution in
-            let factory = unsafeDowncast(binding.syncBox, to: FactoryBox<Service, repeat each Argument>.self)
-            let instance = try factory.make(resolution, repeat each arguments)
-            made = instance
-            return instance
-        }
-        switch found {
-        case .kept(let box): return unsafeDowncast(box, to: Kept<Service>.self).instance
-        case .made: return made.unsafelyUnwrapped
-        case .instance(let instance): return instance as! Service
-        case .unregistered: return try unregistered()
-        }
-    }
 }
