@@ -58,3 +58,6 @@ final class ReportScreen {
         self.makeUpload = makeUpload
     }
 }
+
+final class Analytics {}
+struct Checkout { let analytics: Analytics? }

@@ -42,6 +42,17 @@ let catalogAfterLogout = try container.resolve(ProductCatalog.self)
 precondition(nextCart !== cart && nextCartAgain === nextCart && catalogAfterLogout === catalog)
 
 // sample-begin
+container.register(Checkout.self) { r in
+    Checkout(analytics: try r.resolve(Analytics?.self))  // nil until an app registers Analytics
+}
+// sample-end
+
+let checkoutWithout = try container.resolve(Checkout.self)
+container.register(Analytics.self) { _ in Analytics() }
+let checkoutWith = try container.resolve(Checkout.self)
+precondition(checkoutWithout.analytics == nil && checkoutWith.analytics != nil)
+
+// sample-begin
 container.register(Greeting.self) { _ in Greeting(text: "Hello") }
 container.autoregister(Welcome.self, initializer: Welcome.init)  // Welcome(greeting: Greeting, pet: Animal)
 // sample-end

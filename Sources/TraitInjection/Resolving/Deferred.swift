@@ -6,6 +6,9 @@ protocol DeferredService {
     /// When it resolves, in the place of a registration's location in errors.
     static var deferral: String { get }
 
+    /// The service it resolves.
+    static var deferred: any Any.Type { get }
+
     init(resolvingFrom container: Container, name: String?)
 }
 
@@ -20,16 +23,21 @@ extension Provider: DeferredService {
 }
 
 extension DeferredService {
+    static var deferred: any Any.Type { Deferred.self }
+
     /// One resolving `Deferred` under `name` from `container`, made for a resolve whose path is
-    /// `path`. A dry run (``Container/verify()``) also checks that a synchronous resolve of
-    /// `Deferred` can work, without resolving it.
+    /// `path`.
+    ///
+    /// - Throws: `notRegistered` if nothing in the container's chain provides `Deferred`. A dry
+    ///   run (``Container/verify()``) also checks that a synchronous resolve of `Deferred` can
+    ///   work, without resolving it.
     static func make(
         from container: Container,
         name: String?,
         isDryRun: Bool,
         path: @autoclosure () -> [ResolutionError.Step]
     ) throws(ResolutionError) -> Self {
-        if isDryRun, let problem = laterResolveProblem(from: container, name: name) {
+        if let problem = laterResolveProblem(from: container, name: name), isDryRun || problem.kind == .notRegistered {
             let step = ResolutionError.Step(
                 service: ServiceDescription(Self.self, name: name, arguments: Void.self).description, location: deferral
             )
@@ -49,8 +57,11 @@ extension DeferredService {
     }
 }
 
-/// `Optional`, so that resolving `T?` resolves `T`.
+/// `Optional`, so that resolving `T?` resolves `T`, or gives `nil` where nothing provides `T`.
 protocol OptionalService {
+    static var wrapped: any Any.Type { get }
+    static var nothing: Any { get }
+
     static func resolveWrapped<each Argument>(
         with resolution: Resolution, name: String?, arguments: repeat each Argument
     ) throws(ResolutionError) -> Any
@@ -59,11 +70,13 @@ protocol OptionalService {
         in resolution: AsyncResolution, name: String?, arguments: repeat each Argument
     ) async throws(ResolutionError) -> Any
 
-    /// Why a later synchronous resolve of the wrapped service would fail.
     static func laterResolveProblem(from container: Container, name: String?) -> LaterResolveProblem?
 }
 
 extension Optional: OptionalService {
+    static var wrapped: any Any.Type { Wrapped.self }
+    static var nothing: Any { Wrapped?.none as Any }
+
     static func resolveWrapped<each Argument>(
         with resolution: Resolution, name: String?, arguments: repeat each Argument
     ) throws(ResolutionError) -> Any {
@@ -76,8 +89,11 @@ extension Optional: OptionalService {
         Wrapped?.some(try await resolution.resolve(Wrapped.self, name: name, arguments: repeat each arguments)) as Any
     }
 
+    /// Why a later resolve of the wrapped service would fail; not that it is not registered:
+    /// then it is `nil`.
     static func laterResolveProblem(from container: Container, name: String?) -> LaterResolveProblem? {
-        LaterResolveProblem.of(Wrapped.self, name: name, from: container)
+        let problem = LaterResolveProblem.of(Wrapped.self, name: name, from: container)
+        return problem?.kind == .notRegistered ? nil : problem
     }
 }
 

@@ -1,6 +1,6 @@
 // What a resolve does for a service registered nowhere in the container's chain: `T?` resolves
-// `T`; a ``Lazy`` or ``Provider`` of a service is made; anything else is an error naming what is
-// registered for the type.
+// `T`, or is `nil` if nothing provides `T`; a ``Lazy`` or ``Provider`` of a provided service is
+// made; anything else is an error naming what is registered for the type.
 
 extension Resolve {
     @usableFromInline
@@ -12,6 +12,9 @@ extension Resolve {
         at frame: Frame?
     ) throws(ResolutionError) -> Service {
         if let optional = Service.self as? any OptionalService.Type {
+            guard
+                provides(optional.wrapped, name: name, arguments: (repeat each Argument).self, from: lookup, at: frame)
+            else { return optional.nothing as! Service }
             let resolution = Resolution(self, frame, lookup)
             return try optional.resolveWrapped(with: resolution, name: name, arguments: repeat each arguments)
                 as! Service
@@ -27,6 +30,22 @@ extension Resolve {
         )
     }
 
+    /// Whether a resolve of `service` under `name` with `arguments` from `lookup` has something
+    /// to make: a registration in the chain (in a dry run, also one only the checked child has),
+    /// an `Optional`, or a ``Lazy`` or ``Provider`` of a service it provides. A `T?` of a service
+    /// it does not provide is `nil`.
+    func provides(
+        _ service: any Any.Type, name: String?, arguments: any Any.Type, from lookup: Container, at frame: Frame?
+    )
+        -> Bool
+    {
+        let key = ServiceKey(erased: service, name: name, arguments: arguments)
+        if lookup.entry(for: key) != nil || childOnly(key, from: lookup, at: frame) != nil { return true }
+        if service is any OptionalService.Type { return true }
+        guard arguments == Void.self, let deferred = service as? any DeferredService.Type else { return false }
+        return provides(deferred.deferred, name: name, arguments: Void.self, from: lookup, at: frame)
+    }
+
     func unregisteredAsync<Service, each Argument>(
         _: Service.Type,
         name: String?,
@@ -34,7 +53,9 @@ extension Resolve {
         from lookup: Container,
         at frame: Frame?
     ) async throws(ResolutionError) -> Service {
-        guard let optional = Service.self as? any OptionalService.Type else {
+        guard let optional = Service.self as? any OptionalService.Type,
+            provides(optional.wrapped, name: name, arguments: (repeat each Argument).self, from: lookup, at: frame)
+        else {
             return try unregistered(Service.self, name: name, arguments: repeat each arguments, from: lookup, at: frame)
         }
         let resolution = AsyncResolution(self, frame, lookup)

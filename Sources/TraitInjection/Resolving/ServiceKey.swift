@@ -12,6 +12,12 @@ struct ServiceKey: Hashable, Sendable {
         arguments = ObjectIdentifier((repeat each Argument).self)
     }
 
+    init(erased service: any Any.Type, name: String?, arguments: any Any.Type) {
+        self.service = ObjectIdentifier(service)
+        self.name = name
+        self.arguments = ObjectIdentifier(arguments)
+    }
+
     @usableFromInline
     func hash(into hasher: inout Hasher) {
         hasher.combine(service)
