@@ -193,6 +193,7 @@ public final class Container: Sendable, Resolver {
         makesOne: Bool = false,
         describing service: @autoclosure () -> String? = nil,
         findings: DryRunFindings? = nil,
+        inheriting graph: GraphRecord? = nil,
         _ body: (Resolve, Frame?) throws(ResolutionError) -> Result
     ) throws(ResolutionError) -> Result {
         var entry = nested ? ResolvingThread.current.innermost : nil
@@ -200,7 +201,8 @@ public final class Container: Sendable, Resolver {
         let blocks = nested && entry == nil
         if blocks { entry = Resolve.taskFrame }
         let resolve = Resolve(
-            self, entry: entry, isAsync: false, blocks: blocks, makesOne: makesOne, findings: findings)
+            self, entry: entry, isAsync: false, blocks: blocks, makesOne: makesOne, findings: findings,
+            inheriting: graph)
         do {
             let result = try body(resolve, resolve.entry)
             try resolve.finish(describing: service() ?? "\(Result.self)")
@@ -231,6 +233,26 @@ public final class Container: Sendable, Resolver {
         return instances
     }
 
+    /// Whether `service` is registered under `name` with these argument types, here or in the
+    /// parent chain: to register a default unless the app did, or to assert in a test.
+    ///
+    /// ```swift
+    /// if !container.hasRegistration(Analytics.self) {
+    ///     container.register(Analytics.self) { _ in NoAnalytics() }
+    /// }
+    /// container.hasRegistration(Greeter.self, arguments: String.self, Int.self)
+    /// ```
+    ///
+    /// Only registrations count: `T?`, `Lazy<T>` and `Provider<T>` resolve without one, and have
+    /// none.
+    public func hasRegistration<Service, each Argument>(
+        _ service: Service.Type,
+        name: String? = nil,
+        arguments: repeat (each Argument).Type
+    ) -> Bool {
+        entry(for: ServiceKey(Service.self, name: name, arguments: (repeat each Argument).self)) != nil
+    }
+
     /// Descriptions of what is registered in this container itself (not its parents), such as
     /// `Animal (name: "dog") at App.swift:12`, sorted.
     public var localRegistrations: [String] {
@@ -241,6 +263,9 @@ public final class Container: Sendable, Resolver {
 
     /// Drops every instance kept by a shared scope here (``Scope/container``, ``Scope/weak`` and
     /// an app's ``SharedScope``s); the next resolve creates new ones.
+    ///
+    /// A parent's instances stay: the parent shares them with its other children and the rest of
+    /// the app, which a child has no say over. Call it on the parent to reset those.
     public func resetScopedInstances() {
         reset { _ in true }
     }
@@ -253,6 +278,26 @@ public final class Container: Sendable, Resolver {
     /// ```
     public func resetScopedInstances(in scope: SharedScope) {
         reset { $0.scope == .shared(scope) }
+    }
+
+    /// Drops the instance kept here for `service` under `name` with these argument types, if its
+    /// scope keeps one; the next resolve creates a new one. Other services keep theirs.
+    ///
+    /// ```swift
+    /// container.resetScopedInstance(of: TokenStore.self)  // a new store on the next resolve
+    /// ```
+    ///
+    /// Like ``resetScopedInstances()``, it reaches the instances this container keeps, for its own
+    /// registrations: a parent's are shared by its other children and the rest of the app, so
+    /// reset those on the parent itself.
+    public func resetScopedInstance<Service, each Argument>(
+        of service: Service.Type,
+        name: String? = nil,
+        arguments: repeat (each Argument).Type
+    ) {
+        let key = ServiceKey(Service.self, name: name, arguments: (repeat each Argument).self)
+        guard let entry = registry.entry(for: key), entry.read().binding?.isShared == true else { return }
+        withExtendedLifetime(entry.reset()) {}
     }
 
     /// Drops the kept instances of registrations whose strategy is ``ReinitializeStrategy/reCreate``

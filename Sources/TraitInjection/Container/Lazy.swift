@@ -16,10 +16,17 @@
 /// for that instance, as they would for a ``Scope/container`` singleton; a failed resolve keeps
 /// nothing, and the next access tries again. Copies of a `Lazy` share its instance.
 ///
+/// The first access resolves in the graph of the resolve that made the `Lazy`, also after that
+/// resolve has returned: a ``Scope/graph`` instance that resolve made is the one it gets, as long
+/// as something still holds it (the `Lazy` holds the graph's objects weakly); otherwise it makes a
+/// new one.
+///
 /// A `Lazy` keeps its instance as a stored property would: a ``Scope/weak`` service lives as
 /// long as the `Lazy`, ``Container/resetScopedInstances()`` does not reach it, and an instance
-/// that holds the `Lazy` strongly forms a reference cycle with it. Take a ``Provider`` to follow
-/// the container's scopes on every use.
+/// that holds the `Lazy` strongly forms a reference cycle with it. ``Container/verify()`` checks
+/// an instance that holds a `Lazy` as if it held the service: a singleton with a `Lazy` of a
+/// ``Scope/weak`` service is a lifetime problem. Take a ``Provider`` to follow the container's
+/// scopes on every use (a new graph on each call).
 ///
 /// A `Lazy` holds its container weakly, so a service kept by the container can hold a `Lazy`
 /// without keeping the container alive. Accessing it after the container is gone throws
@@ -31,8 +38,9 @@
 public struct Lazy<Service> {
     let storage: LazyStorage<Service>
 
-    init(resolvingFrom container: Container, name: String?) {
-        storage = LazyStorage(resolvingFrom: container, name: name)
+    init(resolvingFrom container: Container, name: String?, in resolve: Resolve) {
+        storage = LazyStorage(
+            resolvingFrom: container, name: name, graph: resolve.isDryRun ? nil : resolve.lazyRecord())
     }
 
     /// The service: resolved on first access, the same instance afterwards.

@@ -12,7 +12,8 @@
 ///
 /// Each call is a top-level resolve of `Service` from the container that made the provider, so
 /// it respects that container's scopes: a ``Scope/transient`` or ``Scope/graph`` service is new on
-/// each call, a ``Scope/container`` one is the container's singleton.
+/// each call (in a new graph, unlike a ``Lazy``, which resolves in the graph that made it), a
+/// ``Scope/container`` one is the container's singleton.
 ///
 /// A `Provider` holds its container weakly, so a service kept by the container can hold one
 /// without keeping the container alive. Calling it after the container is gone throws
@@ -21,7 +22,7 @@ public struct Provider<Service>: Sendable {
     weak var container: Container?
     let name: String?
 
-    init(resolvingFrom container: Container, name: String?) {
+    init(resolvingFrom container: Container, name: String?, in _: Resolve) {
         self.container = container
         self.name = name
     }

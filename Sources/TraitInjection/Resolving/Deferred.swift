@@ -9,34 +9,48 @@ protocol DeferredService {
     /// The service it resolves.
     static var deferred: any Any.Type { get }
 
-    init(resolvingFrom container: Container, name: String?)
+    /// Whether it keeps what it resolves, as a stored property would: then what holds it holds
+    /// that instance, for ``Container/verify()``'s lifetime checks.
+    static var keepsInstance: Bool { get }
+
+    /// One resolving `Deferred` under `name` from `container`, made by `resolve`.
+    init(resolvingFrom container: Container, name: String?, in resolve: Resolve)
 }
 
 extension Lazy: DeferredService {
     typealias Deferred = Service
     static var deferral: String { "resolved on first access" }
+    static var keepsInstance: Bool { true }
 }
 
 extension Provider: DeferredService {
     typealias Deferred = Service
     static var deferral: String { "resolved on each call" }
+    static var keepsInstance: Bool { false }
 }
 
 extension DeferredService {
     static var deferred: any Any.Type { Deferred.self }
 
-    /// One resolving `Deferred` under `name` from `container`, made for a resolve whose path is
-    /// `path`.
+    /// One resolving `Deferred` under `name` from `container`, made by `resolve` for the
+    /// factory of `frame`.
     ///
     /// - Throws: `notRegistered` if nothing in the container's chain provides `Deferred`. A dry
     ///   run (``Container/verify()``) also checks that a synchronous resolve of `Deferred` can
-    ///   work, without resolving it.
+    ///   work, without resolving it, and the lifetime of what a ``Lazy`` will keep.
     static func make(
         from container: Container,
         name: String?,
-        isDryRun: Bool,
-        path: @autoclosure () -> [ResolutionError.Step]
+        by resolve: Resolve,
+        at frame: Frame?
     ) throws(ResolutionError) -> Self {
+        let isDryRun = resolve.isDryRun
+        if keepsInstance, let findings = resolve.findings,
+            let binding = container.lookUp(ServiceKey(Deferred.self, name: name, arguments: Void.self))?.0.read()
+                .binding
+        {
+            findings.check(binding, ancestors: frame)
+        }
         if let problem = laterResolveProblem(from: container, name: name), isDryRun || problem.kind == .notRegistered {
             let step = ResolutionError.Step(
                 service: ServiceDescription(Self.self, name: name, arguments: Void.self).description, location: deferral
@@ -44,12 +58,12 @@ extension DeferredService {
             throw ResolutionError(
                 kind: problem.kind,
                 service: problem.service,
-                path: path() + [step],
+                path: frame.steps + [step],
                 availableRegistrations: problem.kind == .notRegistered
                     ? container.registrations(of: problem.serviceType) : []
             )
         }
-        return Self(resolvingFrom: container, name: name)
+        return Self(resolvingFrom: container, name: name, in: resolve)
     }
 
     static func laterResolveProblem(from container: Container, name: String?) -> LaterResolveProblem? {
@@ -111,10 +125,13 @@ final class LazyStorage<Service>: KeptSlot {
     /// Weak: a service the container keeps may hold the `Lazy`.
     weak let container: Container?
     let binding: Binding
+    /// The graph of the resolve that made the `Lazy`: the first read resolves in it.
+    let graph: GraphRecord?
     private let kept = Locked(KeptState.empty)
 
-    init(resolvingFrom container: Container, name: String?) {
+    init(resolvingFrom container: Container, name: String?, graph: GraphRecord?) {
         self.container = container
+        self.graph = graph
         binding = Binding(
             Service.self,
             description: ServiceDescription(Lazy<Service>.self, name: name, arguments: Void.self),
@@ -142,7 +159,7 @@ final class LazyStorage<Service>: KeptSlot {
             throw ResolutionError.containerReleased(Lazy<Service>.self, name: binding.description.name)
         }
         var made: Service?
-        let found = try container.topLevel { resolve, frame throws(ResolutionError) in
+        let found = try container.topLevel(inheriting: graph) { resolve, frame throws(ResolutionError) in
             try resolve.make(binding, keptIn: self, by: container, from: container, at: frame, nil) { binding, r in
                 let instance = try unsafeDowncast(binding.syncBox, to: FactoryBox<Service>.self).make(r)
                 made = instance

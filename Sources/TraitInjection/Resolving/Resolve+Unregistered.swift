@@ -20,7 +20,7 @@ extension Resolve {
                 as! Service
         }
         if (repeat each Argument).self == Void.self, let deferred = Service.self as? any DeferredService.Type {
-            return try deferred.make(from: lookup, name: name, isDryRun: isDryRun, path: frame.steps) as! Service
+            return try deferred.make(from: lookup, name: name, by: self, at: frame) as! Service
         }
         throw ResolutionError(
             kind: .notRegistered,

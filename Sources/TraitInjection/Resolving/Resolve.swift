@@ -51,6 +51,8 @@ final class Resolve: Sendable {
         /// For a synchronous part of an async resolve: the creation it must wait for by suspending,
         /// and the frame that waits for it (the part unwinds, and runs again after the wait).
         var suspension: (creation: Creation, frame: Frame?)?
+        /// The graph a ``Lazy`` made here resolves in: ``inherited``, or one made for this resolve.
+        var record: GraphRecord?
     }
 
     let outer: Resolve?
@@ -67,10 +69,13 @@ final class Resolve: Sendable {
     /// Whether it makes one instance at its top (a plain `resolve`, not `autoInject(into:)`):
     /// then nothing of it asks for that instance's `.graph` entry once it is made.
     let makesOne: Bool
+    /// For the first read of a ``Lazy``: the graph of the resolve it was made in, whose `.graph`
+    /// instances this resolve uses.
+    let inherited: GraphRecord?
     /// Whether it still runs (0), or has succeeded (1) or failed (2): `state.phase`, for reads
     /// without the lock.
     private let phase = Atomic<UInt8>(0)
-    let state = Locked(State())
+    let state: Locked<State>
 
     /// A top-level resolve from `container`, nested in the resolve of `entry` if that one still
     /// runs.
@@ -84,7 +89,8 @@ final class Resolve: Sendable {
         isAsync: Bool,
         blocks: Bool = false,
         makesOne: Bool = false,
-        findings: DryRunFindings? = nil
+        findings: DryRunFindings? = nil,
+        inheriting inherited: GraphRecord? = nil
     ) {
         let entry = entry?.resolve.isRunning == true ? entry : nil
         let outer = entry?.resolve
@@ -96,6 +102,8 @@ final class Resolve: Sendable {
         drivesAsync = isAsync
         self.makesOne = makesOne && !self.isAsync
         isObserved = self.findings != nil || tracer != nil
+        self.inherited = inherited
+        state = Locked(State(record: inherited))
     }
 
     var isDryRun: Bool { findings != nil }
@@ -120,11 +128,23 @@ final class Resolve: Sendable {
 
     // MARK: The graph
 
-    /// The `.graph` instance of `binding` made from `lookup` with these arguments, if any.
+    /// The `.graph` instance of `binding` made from `lookup` with these arguments, if any: this
+    /// resolve's, or else that of the graph it ``inherited``.
     func graphInstance(_ binding: Binding, from lookup: Container, _ values: ArgumentValues?) -> Any? {
-        state.withLock { state in
+        let own = state.withLock { state in
             state.graph.last { $0.binding === binding && $0.lookup === lookup && $0.arguments.matches(values) }?
                 .instance
+        }
+        return own ?? inherited?.instance(of: binding, from: lookup, values)
+    }
+
+    /// The record of this resolve's graph, for a ``Lazy`` made in it.
+    func lazyRecord() -> GraphRecord {
+        state.withLock { state in
+            if let record = state.record { return record }
+            let record = GraphRecord(of: self)
+            state.record = record
+            return record
         }
     }
 
@@ -142,7 +162,8 @@ final class Resolve: Sendable {
         isLast: Bool
     ) -> Any? {
         state.withLock { state -> Any? in
-            if isLast, state.queue.isEmpty { return nil }
+            // A `Lazy` made in this resolve may ask for it.
+            if isLast, state.queue.isEmpty, state.record == nil { return nil }
             let first = state.graph.last {
                 $0.binding === binding && $0.lookup === lookup && $0.arguments.matches(values)
             }
@@ -204,6 +225,7 @@ final class Resolve: Sendable {
         let step = state.withLock { state -> Step in
             if !state.queue.isEmpty { return .run(state.queue.removeFirst()) }
             if !state.yielded.isEmpty { return .handedOver(state.yielded) }
+            state.record?.remember(state.graph, endedBy: self)
             state.phase = .succeeded
             phase.store(1, ordering: .releasing)
             defer { (state.claims, state.graph, state.suspension) = ([], [], nil) }
@@ -235,6 +257,7 @@ final class Resolve: Sendable {
         while true {
             let taken = state.withLock { state -> (graph: [GraphEntry], queue: [Pending], claims: [Creation])? in
                 guard !state.graph.isEmpty || !state.queue.isEmpty || !state.claims.isEmpty else {
+                    state.record?.forget(self)
                     state.phase = .failed
                     state.suspension = nil
                     return nil

@@ -62,6 +62,28 @@ struct ContainerLifetimeTests {
         }
     }
 
+    @Test("Through a Lazy, which keeps what it resolves: found; through a Provider: not a problem")
+    func throughLazy() {
+        final class LazyCache: Sendable {
+            let session: Lazy<Session>
+            init(session: Lazy<Session>) { self.session = session }
+        }
+        let container = Container()
+        container.register(Session.self) { _ in Session() }.inScope(.weak)
+        container.register(LazyCache.self) { r in LazyCache(session: try r.resolve(Lazy<Session>.self)) }
+            .inScope(.container)
+        container.register(Deferred.self) { r in Deferred(session: try r.resolve(Provider<Session>.self)) }
+            .inScope(.container)
+        let problems = lifetimeProblems(container)
+        #expect(problems.map(\.rule) == [.singletonKeepsWeak])
+        #expect(problems.first?.holder.service.hasSuffix("LazyCache") == true)
+        let reUse = Container()
+        reUse.register(Session.self) { _ in Session() }.inScope(.container)
+        reUse.register(LazyCache.self) { r in LazyCache(session: try r.resolve(Lazy<Session>.self)) }
+            .inScope(.container).reinitialize(.reUse)
+        #expect(lifetimeProblems(reUse).map(\.rule) == [.reUseKeepsReCreate])
+    }
+
     @Test("A .reUse instance keeping a .reCreate one")
     func reUseKeepsReCreate() {
         let container = Container()

@@ -51,6 +51,54 @@ struct ContainerScopeTests {
         #expect(try container.resolve(Service.self) !== pair.first)
     }
 
+    @Test("testContainerResetsObjectScopeForOneService: resetScopedInstance(of:) drops that service's only")
+    func resetOneService() throws {
+        let container = Container()
+        container.register(Service.self) { _ in Service() }.inScope(.container)
+        container.register(Service.self, name: "other") { _ in Service() }.inScope(.container)
+        container.register(Service.self) { (_, number: Int) in Service(number: number) }.inScope(.container)
+        let (plain, other, numbered) = (
+            try container.resolve(Service.self), try container.resolve(Service.self, name: "other"),
+            try container.resolve(Service.self, arguments: 1)
+        )
+        container.resetScopedInstance(of: Service.self)
+        #expect(try container.resolve(Service.self) !== plain)
+        #expect(try container.resolve(Service.self, name: "other") === other)
+        #expect(try container.resolve(Service.self, arguments: 2) === numbered)
+        container.resetScopedInstance(of: Service.self, arguments: Int.self)
+        #expect(try container.resolve(Service.self, arguments: 3).number == 3)
+        container.resetScopedInstance(of: Pair.self)  // Not registered: nothing happens.
+    }
+
+    @Test("A child's resets leave its parent's instances alone")
+    func childResetLeavesParent() throws {
+        let parent = Container()
+        parent.register(Service.self) { _ in Service() }.inScope(.container)
+        let child = Container(parent: parent)
+        let kept = try child.resolve(Service.self)
+        child.resetScopedInstances()
+        child.resetScopedInstance(of: Service.self)
+        #expect(try child.resolve(Service.self) === kept)
+        parent.resetScopedInstance(of: Service.self)
+        #expect(try child.resolve(Service.self) !== kept)
+    }
+
+    @Test("testContainerHasAnyRegistration: hasRegistration looks through the parent chain")
+    func hasRegistration() {
+        let parent = Container()
+        let child = Container(parent: parent)
+        parent.register(Service.self) { _ in Service() }
+        child.register(Service.self, name: "named") { (_, number: Int) in Service(number: number) }
+        #expect(child.hasRegistration(Service.self))
+        #expect(!parent.hasRegistration(Service.self, name: "named", arguments: Int.self))
+        #expect(child.hasRegistration(Service.self, name: "named", arguments: Int.self))
+        #expect(!child.hasRegistration(Service.self, name: "named"))
+        #expect(!child.hasRegistration(Service.self, arguments: Int.self))
+        #expect(!child.hasRegistration(Pair.self))
+        #expect(!child.hasRegistration(Service?.self))
+        #expect(!child.hasRegistration(Lazy<Service>.self))
+    }
+
     @Test("Weak: shared while held, a new one once released")
     func weak() throws {
         let container = container(scope: .weak)
