@@ -61,3 +61,7 @@ final class ReportScreen {
 
 final class Analytics {}
 struct Checkout { let analytics: Analytics? }
+
+protocol Reading: Sendable {}
+protocol Writing: Sendable {}
+final class FileStore: Reading, Writing {}

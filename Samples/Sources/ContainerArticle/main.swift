@@ -53,6 +53,19 @@ let checkoutWith = try container.resolve(Checkout.self)
 precondition(checkoutWithout.analytics == nil && checkoutWith.analytics != nil)
 
 // sample-begin
+container.register(FileStore.self) { _ in FileStore() }
+    .inScope(.container)
+    .implements((any Reading).self) { $0 }
+    .implements((any Writing).self) { $0 }
+
+let reader = try container.resolve((any Reading).self)  // the one FileStore, under each type
+// sample-end
+
+let writer = try container.resolve((any Writing).self)
+let store = try container.resolve(FileStore.self)
+precondition(reader as? FileStore === store && writer as? FileStore === store)
+
+// sample-begin
 container.register(Greeting.self) { _ in Greeting(text: "Hello") }
 container.autoregister(Welcome.self, initializer: Welcome.init)  // Welcome(greeting: Greeting, pet: Animal)
 // sample-end

@@ -25,6 +25,10 @@ public final class Container: Sendable, Resolver {
     /// The registrations, with the instances their scopes keep.
     let registry = Registry()
 
+    /// The keys of the registrations that forward to each key (``Registration/implements(_:as:)``);
+    /// a key may since have been registered again without forwarding.
+    let forwarders = Locked<[ServiceKey: Set<ServiceKey>]>([:])
+
     /// The tracer set with ``resolutionTrace``.
     let tracer = Locked<ResolutionTracer?>(nil)
     /// Whether resolves started here are traced: read, relaxed, by every top-level resolve.
@@ -297,7 +301,10 @@ public final class Container: Sendable, Resolver {
     ) {
         let key = ServiceKey(Service.self, name: name, arguments: (repeat each Argument).self)
         guard let entry = registry.entry(for: key), entry.read().binding?.isShared == true else { return }
-        withExtendedLifetime(entry.reset()) {}
+        // The instance first, then what the registrations forwarding to it keep of it: a resolve
+        // between the two finds the forwarded one still kept, or makes it from a new instance.
+        let released = [entry.reset()] + resetForwarders(of: key)
+        withExtendedLifetime(released) {}
     }
 
     /// Drops the kept instances of registrations whose strategy is ``ReinitializeStrategy/reCreate``
@@ -309,9 +316,44 @@ public final class Container: Sendable, Resolver {
     /// Drops the instances kept for the registrations `matching` says; an instance being made for
     /// one is not kept. They go here, with no lock held.
     private func reset(_ matching: (Binding) -> Bool) {
-        for (_, entry) in registry.entries {
-            guard let binding = entry.read().binding, binding.isShared, matching(binding) else { continue }
+        let entries = registry.entries.compactMap { _, entry in
+            entry.read().binding.map { (binding: $0, entry: entry) }
+        }
+        // Registrations forwarding to others last (``resetScopedInstance(of:name:arguments:)``).
+        for (binding, entry) in entries.filter({ $0.binding.forwarding == nil })
+            + entries.filter({ $0.binding.forwarding != nil })
+        where binding.isShared && matching(binding) {
             withExtendedLifetime(entry.reset()) {}
+        }
+    }
+
+    /// Files `binding` under `key`, and the registrations that reach it under other types
+    /// (`forwards`) under theirs, after it: a resolve sees the old registration or the new one
+    /// under each. What the registrations already forwarding to `key` keep is dropped, with what
+    /// the replaced ones held, here, with no lock held.
+    func register(
+        _ binding: Binding, for key: ServiceKey, forwardedFrom forwards: [(key: ServiceKey, binding: Binding)]
+    ) {
+        var released = [registry.register(binding, for: key)]
+        if !forwards.isEmpty {
+            forwarders.withLock { $0[key, default: []].formUnion(forwards.map(\.key)) }
+        }
+        for forward in forwards {
+            released.append(registry.register(forward.binding, for: forward.key))
+        }
+        released += resetForwarders(of: key)
+        withExtendedLifetime(released) {}
+    }
+
+    /// Drops what the registrations forwarding to `key` keep; returns it, to be let go with no lock
+    /// held.
+    private func resetForwarders(of key: ServiceKey) -> [Any?] {
+        let keys = forwarders.withLock { $0[key] ?? [] }
+        return keys.compactMap { forwardKey in
+            guard let entry = registry.entry(for: forwardKey), entry.read().binding?.forwarding == key else {
+                return nil
+            }
+            return entry.reset()
         }
     }
 

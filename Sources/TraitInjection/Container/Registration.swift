@@ -17,6 +17,8 @@ public final class Registration<Service>: Sendable {
         var scope = ScopeKind.graph
         var completions: [Binding.Completion] = []
         var reinitializeStrategy = ReinitializeStrategy.reCreate
+        /// The registrations under other types (``implements(_:as:)``), each made from this one.
+        var forwards: [(key: ServiceKey, binding: @Sendable (Binding) -> Binding)] = []
     }
 
     private let container: Container
@@ -26,6 +28,7 @@ public final class Registration<Service>: Sendable {
     private let assembly: String?
     private let factory: Binding.Factory
     private let autoInjects: Bool
+    private let forwarding: any Forwarder<Service>
     private let draft = Locked(Draft())
 
     init<each Argument>(
@@ -44,6 +47,7 @@ public final class Registration<Service>: Sendable {
         assembly = Container.assembling
         self.factory = factory
         self.autoInjects = autoInjects
+        forwarding = Forwarding<Service, repeat each Argument>(name: name)
     }
 
     deinit {
@@ -59,8 +63,37 @@ public final class Registration<Service>: Sendable {
             reinitializeStrategy: draft.reinitializeStrategy,
             autoInjects: autoInjects
         )
-        // What the replaced registration held goes here, with no lock held.
-        withExtendedLifetime(container.registry.register(binding, for: key)) {}
+        container.register(binding, for: key, forwardedFrom: draft.forwards.map { ($0.key, $0.binding(binding)) })
+    }
+
+    /// Makes the registration reachable under `type` too, with the same name and argument types:
+    /// resolving `type` resolves this registration and converts its instance with `convert`,
+    /// which is `{ $0 }` — there so that the compiler checks that `Service` is a `type`.
+    ///
+    /// ```swift
+    /// container.register(FileStore.self) { _ in FileStore() }
+    ///     .inScope(.container)
+    ///     .implements((any Reading).self) { $0 }
+    ///     .implements((any Writing).self) { $0 }
+    /// let reader = try container.resolve((any Reading).self)  // the one FileStore
+    /// ```
+    ///
+    /// A shared scope's instance is the same under every type. The registration under `type`
+    /// takes this one's scope and reinitialize strategy, replaces a registration of `type` under
+    /// that name and argument types (and is replaced by one), and shows in errors, the trace,
+    /// ``Container/verify()`` and the dependency graph as `type`, followed by the registration it
+    /// reaches. Resetting this registration's instance resets the ones it is kept under.
+    @discardableResult
+    public func implements<Forwarded>(
+        _ type: Forwarded.Type,
+        as convert: @escaping @Sendable (Service) -> Forwarded
+    ) -> Self {
+        let (forwarding, key) = (forwarding, key)
+        draft.withLock {
+            $0.forwards.append(
+                (forwarding.key(type), { forwarding.binding(type, convert, to: $0, forwarding: key) }))
+        }
+        return self
     }
 
     /// Sets how long resolved instances are reused; ``Scope/graph`` by default.

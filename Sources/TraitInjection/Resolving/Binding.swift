@@ -39,6 +39,9 @@ final class Binding: Sendable {
     /// Whether the container fills in the `@Inject` properties of what it makes: not for an
     /// instance the app handed over with `register(instance:)`.
     let autoInjects: Bool
+    /// For a registration made by ``Registration/implements(_:as:)``: the key of the one it
+    /// reaches.
+    let forwarding: ServiceKey?
     let autoInjection = AutoInjectionCache()
     let needsAsyncResolve: Bool
     /// What the shared scope keeps of a new instance: a `Kept<Service>` box, or a weak reference.
@@ -56,8 +59,10 @@ final class Binding: Sendable {
         factory: Factory,
         completions: [Completion],
         reinitializeStrategy: ReinitializeStrategy,
-        autoInjects: Bool
+        autoInjects: Bool,
+        forwarding: ServiceKey? = nil
     ) {
+        self.forwarding = forwarding
         self.description = description
         self.location = location
         self.assembly = assembly

@@ -1,0 +1,104 @@
+/// How a registration of `Service` with `Argument`s is reached under another type
+/// (``Registration/implements(_:as:)``): a registration of that type, under the same name and
+/// argument types, whose factory resolves `Service` and converts it.
+///
+/// The forwarding registration takes the scope of the one it reaches, so a shared instance is
+/// kept under each type once it has been resolved under it, and it is made asynchronously or on
+/// the main actor where that one is. Resetting, reinitializing or replacing the registration it
+/// reaches drops what it keeps too (``Container``).
+struct Forwarding<Service, each Argument>: Forwarder {
+    let name: String?
+
+    /// The key of the registration under `Forwarded`.
+    func key<Forwarded>(_: Forwarded.Type) -> ServiceKey {
+        ServiceKey(Forwarded.self, name: name, arguments: (repeat each Argument).self)
+    }
+
+    /// The registration under `Forwarded` that reaches `target`, the registration of `Service`.
+    func binding<Forwarded>(
+        _: Forwarded.Type,
+        _ convert: @escaping @Sendable (Service) -> Forwarded,
+        to target: Binding,
+        forwarding targetKey: ServiceKey
+    ) -> Binding {
+        let factory: Binding.Factory =
+            if target.needsAsyncResolve {
+                .async(ForwardingFactory.async(Service.self, name, convert, repeat (each Argument).self))
+            } else if target.isMainActor {
+                .mainActor(
+                    ForwardingFactory.sync(Service.self, name, convert, repeat (each Argument).self),
+                    hop: ForwardingFactory.hop(Service.self, name, convert, repeat (each Argument).self))
+            } else {
+                .sync(ForwardingFactory.sync(Service.self, name, convert, repeat (each Argument).self))
+            }
+        return Binding(
+            Forwarded.self,
+            description: ServiceDescription(Forwarded.self, name: name, arguments: (repeat each Argument).self),
+            location: target.location,
+            assembly: target.assembly,
+            scope: target.scope,
+            factory: factory,
+            completions: [],
+            reinitializeStrategy: target.reinitializeStrategy,
+            autoInjects: false,
+            forwarding: targetKey
+        )
+    }
+}
+
+/// ``Forwarding`` seen without its argument types, by the ``Registration`` it belongs to.
+protocol Forwarder<Service>: Sendable {
+    associatedtype Service
+    func key<Forwarded>(_: Forwarded.Type) -> ServiceKey
+    func binding<Forwarded>(
+        _: Forwarded.Type,
+        _ convert: @escaping @Sendable (Service) -> Forwarded,
+        to target: Binding,
+        forwarding targetKey: ServiceKey
+    ) -> Binding
+}
+
+/// The factories of a forwarding registration: each resolves `Target` under `name` with the
+/// arguments it is given, and converts it. (Generic functions with erased results, rather than
+/// ``Forwarding``'s methods: Swift 6.3.1 fails to match a local function's parameter pack with the
+/// one of a result type it is given, "pack expansion requires … the same shape".)
+private enum ForwardingFactory {
+    static func sync<Target, Forwarded, each Argument>(
+        _: Target.Type,
+        _ name: String?,
+        _ convert: @escaping @Sendable (Target) -> Forwarded,
+        _: repeat (each Argument).Type
+    ) -> any AnyObject & Sendable {
+        // Local functions: a closure literal cannot take a parameter pack.
+        @Sendable func forward(_ r: Resolution, _ arguments: repeat each Argument) throws -> Forwarded {
+            convert(try r.resolve(Target.self, name: name, arguments: repeat each arguments))
+        }
+        return FactoryBox(forward)
+    }
+
+    static func async<Target, Forwarded, each Argument>(
+        _: Target.Type,
+        _ name: String?,
+        _ convert: @escaping @Sendable (Target) -> Forwarded,
+        _: repeat (each Argument).Type
+    ) -> any AnyObject & Sendable {
+        @Sendable func forward(_ r: AsyncResolution, _ arguments: repeat each Argument) async throws -> Forwarded {
+            convert(try await r.resolve(Target.self, name: name, arguments: repeat each arguments))
+        }
+        return AsyncFactoryBox(forward)
+    }
+
+    static func hop<Target, Forwarded, each Argument>(
+        _: Target.Type,
+        _ name: String?,
+        _ convert: @escaping @Sendable (Target) -> Forwarded,
+        _: repeat (each Argument).Type
+    ) -> any AnyObject & Sendable {
+        @Sendable func forward(_ r: AsyncResolution, _ arguments: repeat each Argument)
+            async throws(ResolutionError) -> Forwarded
+        {
+            convert(try await r.resolve(Target.self, name: name, arguments: repeat each arguments))
+        }
+        return MainActorHop(forward)
+    }
+}
