@@ -25,9 +25,10 @@ public final class Container: Sendable, Resolver {
     /// The registrations, with the instances their scopes keep.
     let registry = Registry()
 
-    /// The keys of the registrations that forward to each key (``Registration/implements(_:as:)``);
-    /// a key may since have been registered again without forwarding.
-    let forwarders = Locked<[ServiceKey: Set<ServiceKey>]>([:])
+    /// For each key, the registrations forwarding to it (``Registration/implements(_:as:)``): each
+    /// one's key, and how to make it from the registration under the key. A forwarding key may
+    /// since have been registered again as something else: then it forwards no more.
+    let forwarders = Locked<[ServiceKey: [ServiceKey: @Sendable (Binding) -> Binding]]>([:])
 
     /// The tracer set with ``resolutionTrace``.
     let tracer = Locked<ResolutionTracer?>(nil)
@@ -183,7 +184,12 @@ public final class Container: Sendable, Resolver {
         name: String?,
         arguments: repeat each Argument
     ) throws(ResolutionError) -> Service {
-        try topLevel { resolve, frame throws(ResolutionError) in
+        // `T?`, unobserved: the resolve of `T` is the whole resolve, with its own shortcuts.
+        if let optional = Service.self as? any OptionalService.Type, !isTraced, !ResolvingThread.isObserving {
+            return try optional.resolveWrapped(
+                as: Service.self, from: self, name: name, arguments: repeat each arguments)
+        }
+        return try topLevel { resolve, frame throws(ResolutionError) in
             try resolve.unregistered(Service.self, name: name, arguments: repeat each arguments, from: self, at: frame)
         }
     }
@@ -327,28 +333,37 @@ public final class Container: Sendable, Resolver {
         }
     }
 
-    /// Files `binding` under `key`, and the registrations that reach it under other types
-    /// (`forwards`) under theirs, after it: a resolve sees the old registration or the new one
-    /// under each. What the registrations already forwarding to `key` keep is dropped, with what
-    /// the replaced ones held, here, with no lock held.
+    /// Files `binding` under `key`, then the registrations that reach it under other types — the
+    /// `forwards` declared now and those declared before, made again from `binding` so that they
+    /// take its scope — each under its key: a resolve sees the old registration or the new one
+    /// under each. What the replaced ones held goes here, with no lock held.
+    ///
+    /// Lock order: `forwarders`, then the registry's locks. (Held across: two statements
+    /// registering the same key do not interleave their forwarding registrations.)
     func register(
-        _ binding: Binding, for key: ServiceKey, forwardedFrom forwards: [(key: ServiceKey, binding: Binding)]
+        _ binding: Binding, for key: ServiceKey,
+        forwardedFrom forwards: [(key: ServiceKey, binding: @Sendable (Binding) -> Binding)]
     ) {
-        var released = [registry.register(binding, for: key)]
-        if !forwards.isEmpty {
-            forwarders.withLock { $0[key, default: []].formUnion(forwards.map(\.key)) }
+        let released = forwarders.withLock { forwarders -> [Any?] in
+            var released = [registry.register(binding, for: key)]
+            for forward in forwards { forwarders[key, default: [:]][forward.key] = forward.binding }
+            for (forwardKey, make) in forwarders[key] ?? [:] {
+                let current = registry.entry(for: forwardKey)?.read().binding
+                guard current?.forwarding == key || forwards.contains(where: { $0.key == forwardKey }) else {
+                    forwarders[key]?[forwardKey] = nil  // Registered since as something else.
+                    continue
+                }
+                released.append(registry.register(make(binding), for: forwardKey))
+            }
+            return released
         }
-        for forward in forwards {
-            released.append(registry.register(forward.binding, for: forward.key))
-        }
-        released += resetForwarders(of: key)
         withExtendedLifetime(released) {}
     }
 
     /// Drops what the registrations forwarding to `key` keep; returns it, to be let go with no lock
     /// held.
     private func resetForwarders(of key: ServiceKey) -> [Any?] {
-        let keys = forwarders.withLock { $0[key] ?? [] }
+        let keys = forwarders.withLock { $0[key]?.keys.map { $0 } ?? [] }
         return keys.compactMap { forwardKey in
             guard let entry = registry.entry(for: forwardKey), entry.read().binding?.forwarding == key else {
                 return nil
@@ -358,6 +373,17 @@ public final class Container: Sendable, Resolver {
     }
 
     // MARK: Looking up
+
+    /// Whether a resolve of `service` under `name` with `arguments` from here has something to
+    /// make: a registration in the chain, an `Optional`, or a ``Lazy`` or ``Provider`` of a
+    /// service it provides. (A dry run also counts what only the checked child registers:
+    /// ``Resolve/provides(_:name:arguments:from:at:)``.)
+    func provides(_ service: any Any.Type, name: String?, arguments: any Any.Type) -> Bool {
+        if entry(for: ServiceKey(erased: service, name: name, arguments: arguments)) != nil { return true }
+        if service is any OptionalService.Type { return true }
+        guard arguments == Void.self, let deferred = service as? any DeferredService.Type else { return false }
+        return provides(deferred.deferred, name: name, arguments: Void.self)
+    }
 
     /// The entry for `key` here or in the parent chain.
     func entry(for key: ServiceKey) -> RegistryEntry? {

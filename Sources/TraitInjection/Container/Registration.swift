@@ -63,7 +63,7 @@ public final class Registration<Service>: Sendable {
             reinitializeStrategy: draft.reinitializeStrategy,
             autoInjects: autoInjects
         )
-        container.register(binding, for: key, forwardedFrom: draft.forwards.map { ($0.key, $0.binding(binding)) })
+        container.register(binding, for: key, forwardedFrom: draft.forwards)
     }
 
     /// Makes the registration reachable under `type` too, with the same name and argument types:

@@ -85,11 +85,28 @@ protocol OptionalService {
     ) async throws(ResolutionError) -> Any
 
     static func laterResolveProblem(from container: Container, name: String?) -> LaterResolveProblem?
+
+    /// A top-level, unobserved resolve of the wrapped service from `container`, or `nil` if
+    /// nothing there provides it.
+    static func resolveWrapped<Service, each Argument>(
+        as _: Service.Type, from container: Container, name: String?, arguments: repeat each Argument
+    ) throws(ResolutionError) -> Service
 }
 
 extension Optional: OptionalService {
     static var wrapped: any Any.Type { Wrapped.self }
     static var nothing: Any { Wrapped?.none as Any }
+
+    /// `Service` is `Self`: the cast back is of a type to itself.
+    static func resolveWrapped<Service, each Argument>(
+        as _: Service.Type, from container: Container, name: String?, arguments: repeat each Argument
+    ) throws(ResolutionError) -> Service {
+        var wrapped: Wrapped?
+        if container.provides(Wrapped.self, name: name, arguments: (repeat each Argument).self) {
+            wrapped = try container.resolve(Wrapped.self, name: name, arguments: repeat each arguments)
+        }
+        return wrapped as! Service
+    }
 
     static func resolveWrapped<each Argument>(
         with resolution: Resolution, name: String?, arguments: repeat each Argument

@@ -40,10 +40,8 @@ extension Resolve {
         -> Bool
     {
         let key = ServiceKey(erased: service, name: name, arguments: arguments)
-        if lookup.entry(for: key) != nil || childOnly(key, from: lookup, at: frame) != nil { return true }
-        if service is any OptionalService.Type { return true }
-        guard arguments == Void.self, let deferred = service as? any DeferredService.Type else { return false }
-        return provides(deferred.deferred, name: name, arguments: Void.self, from: lookup, at: frame)
+        return lookup.provides(service, name: name, arguments: arguments)
+            || childOnly(key, from: lookup, at: frame) != nil
     }
 
     func unregisteredAsync<Service, each Argument>(

@@ -91,9 +91,19 @@ struct ContainerForwardingTests {
         container.reinitialize()
         let fourth = try reader()
         #expect(try fourth !== third && fourth === container.resolve(FileStore.self))
-        container.register(FileStore.self) { _ in FileStore(number: 5) }.inScope(.container)
-        #expect(try reader()?.number == 5)  // Replaced without forwarding: the forwarding stays, and follows it.
+        // Replaced without forwarding: the forwarding stays, and follows it, scope and all.
+        container.register(FileStore.self) { _ in FileStore(number: 5) }.inScope(.transient)
+        let transient = try reader()
+        #expect(transient?.number == 5)
+        #expect(try reader() !== transient)
         register()
+        #expect(try reader()?.number == 0)
+        #expect(try reader() === reader())
+        // Registered as something else: it forwards no more, and stays so.
+        container.register((any Reading).self) { _ in FileStore(number: 9) }
+        container.register(FileStore.self) { _ in FileStore(number: 5) }.inScope(.container)
+        #expect(try reader()?.number == 9)
+        register()  // Declared again: it forwards again.
         #expect(try reader()?.number == 0)
     }
 
