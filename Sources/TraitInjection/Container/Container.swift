@@ -178,18 +178,30 @@ public final class Container: Sendable, Resolver {
     }
 
     /// A top-level resolve of `Service`, which is registered nowhere in the chain.
-    @usableFromInline
+    ///
+    /// Inlinable for `T?`: where `Service` is known to be an `Optional`, the resolve of `T` is the
+    /// whole resolve, with its own shortcuts (unless a trace or a dry run observes it).
+    @inlinable
     func resolveUnregistered<Service, each Argument>(
         _: Service.Type,
         name: String?,
         arguments: repeat each Argument
     ) throws(ResolutionError) -> Service {
-        // `T?`, unobserved: the resolve of `T` is the whole resolve, with its own shortcuts.
-        if let optional = Service.self as? any OptionalService.Type, !isTraced, !ResolvingThread.isObserving {
+        if let optional = Service.self as? any WrappedService.Type {
             return try optional.resolveWrapped(
                 as: Service.self, from: self, name: name, arguments: repeat each arguments)
         }
-        return try topLevel { resolve, frame throws(ResolutionError) in
+        return try resolveUnregisteredInFull(Service.self, name: name, arguments: repeat each arguments)
+    }
+
+    /// ``resolveUnregistered(_:name:arguments:)`` as a resolve of its own.
+    @usableFromInline
+    func resolveUnregisteredInFull<Service, each Argument>(
+        _: Service.Type,
+        name: String?,
+        arguments: repeat each Argument
+    ) throws(ResolutionError) -> Service {
+        try topLevel { resolve, frame throws(ResolutionError) in
             try resolve.unregistered(Service.self, name: name, arguments: repeat each arguments, from: self, at: frame)
         }
     }
@@ -378,6 +390,7 @@ public final class Container: Sendable, Resolver {
     /// make: a registration in the chain, an `Optional`, or a ``Lazy`` or ``Provider`` of a
     /// service it provides. (A dry run also counts what only the checked child registers:
     /// ``Resolve/provides(_:name:arguments:from:at:)``.)
+    @usableFromInline
     func provides(_ service: any Any.Type, name: String?, arguments: any Any.Type) -> Bool {
         if entry(for: ServiceKey(erased: service, name: name, arguments: arguments)) != nil { return true }
         if service is any OptionalService.Type { return true }

@@ -85,28 +85,11 @@ protocol OptionalService {
     ) async throws(ResolutionError) -> Any
 
     static func laterResolveProblem(from container: Container, name: String?) -> LaterResolveProblem?
-
-    /// A top-level, unobserved resolve of the wrapped service from `container`, or `nil` if
-    /// nothing there provides it.
-    static func resolveWrapped<Service, each Argument>(
-        as _: Service.Type, from container: Container, name: String?, arguments: repeat each Argument
-    ) throws(ResolutionError) -> Service
 }
 
 extension Optional: OptionalService {
     static var wrapped: any Any.Type { Wrapped.self }
     static var nothing: Any { Wrapped?.none as Any }
-
-    /// `Service` is `Self`: the cast back is of a type to itself.
-    static func resolveWrapped<Service, each Argument>(
-        as _: Service.Type, from container: Container, name: String?, arguments: repeat each Argument
-    ) throws(ResolutionError) -> Service {
-        var wrapped: Wrapped?
-        if container.provides(Wrapped.self, name: name, arguments: (repeat each Argument).self) {
-            wrapped = try container.resolve(Wrapped.self, name: name, arguments: repeat each arguments)
-        }
-        return wrapped as! Service
-    }
 
     static func resolveWrapped<each Argument>(
         with resolution: Resolution, name: String?, arguments: repeat each Argument
@@ -188,6 +171,42 @@ final class LazyStorage<Service>: KeptSlot {
         case .made: return made!
         case .instance(let instance): return instance as! Service
         case .unregistered: preconditionFailure("a Lazy's own registration is always there")
+        }
+    }
+}
+
+/// `Optional` for the typed call site of a top-level resolve (``Container/resolveUnregistered(_:name:arguments:)``),
+/// where the optimiser sees that `Service` is one and specialises this for it.
+@usableFromInline
+protocol WrappedService {
+    /// A top-level, unobserved resolve of the wrapped service from `container`, or `nil` if
+    /// nothing there provides it.
+    static func resolveWrapped<Service, each Argument>(
+        as _: Service.Type, from container: Container, name: String?, arguments: repeat each Argument
+    ) throws(ResolutionError) -> Service
+}
+
+extension Optional: WrappedService {
+    /// `Service` is `Self`: the casts are of a type to itself.
+    @inlinable
+    static func resolveWrapped<Service, each Argument>(
+        as _: Service.Type, from container: Container, name: String?, arguments: repeat each Argument
+    ) throws(ResolutionError) -> Service {
+        let key = ServiceKey(Wrapped.self, name: name, arguments: (repeat each Argument).self)
+        switch container.firstLook(key) {
+        case .kept(let box): return Wrapped?.some(unsafeDowncast(box, to: Kept<Wrapped>.self).instance) as! Service
+        case .observed:
+            return try container.resolveUnregisteredInFull(Service.self, name: name, arguments: repeat each arguments)
+        case .binding:
+            return Wrapped?.some(try container.resolve(Wrapped.self, name: name, arguments: repeat each arguments))
+                as! Service
+        case .unregistered:
+            // `nil`, unless `Wrapped` is itself an `Optional`, a `Lazy` or a `Provider` of something provided.
+            guard container.provides(Wrapped.self, name: name, arguments: (repeat each Argument).self) else {
+                return Wrapped?.none as! Service
+            }
+            return Wrapped?.some(try container.resolve(Wrapped.self, name: name, arguments: repeat each arguments))
+                as! Service
         }
     }
 }
