@@ -21,6 +21,7 @@ let package = Package(
         sample("TraitsArticle", generatingTraits: true),
         sample("ContainerArticle"),
         sample("ConcurrencyArticle"),
+        sample("MigratingArticle"),
 
         // The app of *Generating traits* and its tests, with those of *Testing* and the README's.
         // sample-begin

@@ -35,6 +35,7 @@ let benchmarks: @Sendable () -> Void = {
     autoregistrationBenchmarks()
     lazyBenchmarks()
     traceBenchmarks()
+    migrationBenchmarks()
 }
 
 /// A transient service with no dependencies.
