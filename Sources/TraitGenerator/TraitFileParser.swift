@@ -167,10 +167,18 @@ package struct TraitFileParser: Sendable {
         }
 
         let nameColumn = scanner.column
+        var afterName = scanner
+        let word = afterName.readWord()
         let name = scanner.read(upTo: ":").trimmingWhitespace()
         guard scanner.skip(":") else {
-            let shown = name.isEmpty ? "the trait" : "trait '\(name.prefix { $0 != "=" && !$0.isWhitespace })'"
-            report(line, scanner.column, "missing type for \(shown); expected 'trait name: Type = default'")
+            if let word {
+                // `trait pet Int = 0`, `trait pet = 0`: the ':' belongs right after the name.
+                report(
+                    line, afterName.position + 1,
+                    "missing ':' after trait '\(word)'; expected 'trait \(word): Type = default'")
+            } else {
+                report(line, nameColumn, "missing name and type for the trait; expected 'trait name: Type = default'")
+            }
             return nil
         }
         guard name.isSwiftIdentifier else {

@@ -37,7 +37,7 @@ struct LineEndingTests {
             try Self.parsed("trait a: Int = 1\r\ntrait b = 2\r\n")
         } throws: { error in
             (error as? TraitDiagnostics)?.description
-                == "Pets.traits:2:12: error: missing type for trait 'b'; expected 'trait name: Type = default'"
+                == "Pets.traits:2:8: error: missing ':' after trait 'b'; expected 'trait b: Type = default'"
         }
     }
 

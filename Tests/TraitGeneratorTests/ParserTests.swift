@@ -123,7 +123,15 @@ struct ParserTests {
         ),
         (
             "trait pet = Pet()",
-            "Pets.traits:1:18: error: missing type for trait 'pet'; expected 'trait name: Type = default'"
+            "Pets.traits:1:10: error: missing ':' after trait 'pet'; expected 'trait pet: Type = default'"
+        ),
+        (
+            "trait pet Int = 0",
+            "Pets.traits:1:10: error: missing ':' after trait 'pet'; expected 'trait pet: Type = default'"
+        ),
+        (
+            "trait   = 0",
+            "Pets.traits:1:9: error: missing name and type for the trait; expected 'trait name: Type = default'"
         ),
         (
             "trait pet: = Pet()",

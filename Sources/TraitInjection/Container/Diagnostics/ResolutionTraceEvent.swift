@@ -1,5 +1,6 @@
 /// One resolve seen by a container's resolution trace: set ``Container/resolutionTrace``, or the
-/// `TRAITINJECTION_TRACE` environment variable to print every container's to standard error.
+/// `TRAITINJECTION_TRACE` environment variable to print the trace of every container without a
+/// closure of its own to standard error.
 ///
 /// ```swift
 /// container.resolutionTrace = { event in print(event) }
