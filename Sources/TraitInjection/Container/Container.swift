@@ -107,6 +107,12 @@ public final class Container: Sendable, Resolver {
         arguments: repeat each Argument
     ) throws(ResolutionError) -> Service {
         // Typed here, where `Service` is known; the engine behind `resolve(_:_:_:factory:)` is not.
+        // `T?` where no `Optional` is registered (`_isOptional` is decided when this is specialised):
+        // the resolve of `T`, with its shortcuts.
+        if _isOptional(Service.self), !registersOptionals, let optional = Service.self as? any WrappedService.Type {
+            return try optional.resolveWrapped(
+                as: Service.self, from: self, name: name, arguments: repeat each arguments)
+        }
         let key = ServiceKey(Service.self, name: name, arguments: (repeat each Argument).self)
         let first = firstLook(key)
         if case .kept(let box) = first { return unsafeDowncast(box, to: Kept<Service>.self).instance }
@@ -385,6 +391,18 @@ public final class Container: Sendable, Resolver {
     }
 
     // MARK: Looking up
+
+    /// Whether an `Optional` type is registered here or in the parent chain: then a resolve of `T?`
+    /// looks for that registration first.
+    @usableFromInline
+    var registersOptionals: Bool {
+        var container: Container? = self
+        while let current = container {
+            if current.registry.holdsOptionals { return true }
+            container = current.parent
+        }
+        return false
+    }
 
     /// Whether a resolve of `service` under `name` with `arguments` from here has something to
     /// make: a registration in the chain, an `Optional`, or a ``Lazy`` or ``Provider`` of a

@@ -33,6 +33,8 @@ final class Binding: Sendable {
     /// Whether a shared scope keeps its instance (read on every resolve: stored, not derived).
     let isShared: Bool
     let isMainActor: Bool
+    /// Whether its service is an `Optional` type (``Registry``).
+    let isOptional: Bool
     private let isGraph: Bool
     let completions: [Completion]
     let reinitializeStrategy: ReinitializeStrategy
@@ -75,6 +77,7 @@ final class Binding: Sendable {
         case .mainActor(let box, let hop): (syncBox, asyncBox, isMainActor) = (box, hop, true)
         }
         isShared = scope.isShared
+        isOptional = _isOptional(Service.self)
         isGraph = scope == .graph
         self.completions = completions
         self.reinitializeStrategy = reinitializeStrategy

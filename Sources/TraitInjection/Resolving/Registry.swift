@@ -82,6 +82,11 @@ final class Registry: Sendable {
     private let published = Atomic<UInt>(0)
     /// How many entries there are (invariant 4).
     private let registered = Atomic<Int>(0)
+    /// Whether an `Optional` type has been registered (``Container/registersOptionals``). Relaxed:
+    /// a resolve concurrent with that registration may miss it, as it may miss any registration.
+    private let optionals = Atomic<Bool>(false)
+
+    var holdsOptionals: Bool { optionals.load(ordering: .relaxed) }
 
     init() {}
 
@@ -116,6 +121,7 @@ final class Registry: Sendable {
     /// Files `binding` under `key`, and returns what the entry let go (the binding it replaced
     /// and its kept instance) for the caller to release with no lock held.
     func register(_ binding: Binding, for key: ServiceKey) -> Any? {
+        if binding.isOptional { optionals.store(true, ordering: .relaxed) }
         let existing = master.withLock { master -> RegistryEntry? in
             if let entry = master.entries[key] { return entry }
             // Made with its binding: a lookup finds no entry without one.

@@ -45,6 +45,16 @@ struct ContainerOptionalTests {
         #expect(try parent.resolve(String?.self) == nil)
     }
 
+    @Test("A registration of T? itself wins over T's, also from a child container")
+    func registeredOptionalWins() throws {
+        let parent = Container()
+        let child = Container(parent: parent)
+        child.register(Analytics.self) { _ in Analytics() }
+        #expect(try child.resolve(Analytics?.self) != nil)
+        parent.register(Analytics?.self) { _ in nil }
+        #expect(try child.resolve(Analytics?.self) == nil)
+    }
+
     @Test("A factory that throws still throws through T?")
     func factoryFailureThrows() {
         let container = Container()
