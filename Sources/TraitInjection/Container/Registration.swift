@@ -83,12 +83,18 @@ public final class Registration<Service>: Sendable {
     /// that name and argument types (and is replaced by one), and shows in errors, the trace,
     /// ``Container/verify()`` and the dependency graph as `type`, followed by the registration it
     /// reaches. Resetting this registration's instance resets the ones it is kept under.
+    /// Forwarding to the service's own type does nothing.
+    ///
+    /// A shared instance is built from, and kept by, the container of the registration: a child
+    /// container that registers `Service` again, and not `type`, gets its own instance under
+    /// `Service` and the parent's under `type`. Register the forwarding in the child too.
     @discardableResult
     public func implements<Forwarded>(
         _ type: Forwarded.Type,
         as convert: @escaping @Sendable (Service) -> Forwarded
     ) -> Self {
         let (forwarding, key) = (forwarding, key)
+        guard forwarding.key(type) != key else { return self }  // Its own type: nothing to forward.
         draft.withLock {
             $0.forwards.append(
                 (forwarding.key(type), { forwarding.binding(type, convert, to: $0, forwarding: key) }))

@@ -45,11 +45,11 @@ extension DeferredService {
         at frame: Frame?
     ) throws(ResolutionError) -> Self {
         let isDryRun = resolve.isDryRun
-        if keepsInstance, let findings = resolve.findings,
-            let binding = container.lookUp(ServiceKey(Deferred.self, name: name, arguments: Void.self))?.0.read()
-                .binding
-        {
-            findings.check(binding, ancestors: frame)
+        if keepsInstance, isDryRun, frame?.chain.contains(where: { $0.binding.isShared }) == true {
+            // What a kept instance will hold through the `Lazy`, checked as if it held it now:
+            // the service and what it holds in turn. Its errors are not this resolve's (a cycle
+            // through a `Lazy` is what a `Lazy` is for); the later resolve's are checked below.
+            _ = try? Resolution(resolve, frame, container).resolve(Deferred.self, name: name)
         }
         if let problem = laterResolveProblem(from: container, name: name), isDryRun || problem.kind == .notRegistered {
             let step = ResolutionError.Step(

@@ -51,8 +51,10 @@ final class Resolve: Sendable {
         /// For a synchronous part of an async resolve: the creation it must wait for by suspending,
         /// and the frame that waits for it (the part unwinds, and runs again after the wait).
         var suspension: (creation: Creation, frame: Frame?)?
-        /// The graph a ``Lazy`` made here resolves in: ``inherited``, or one made for this resolve.
+        /// The record of this resolve's graph, once a ``Lazy`` is made in it.
         var record: GraphRecord?
+        /// For an outermost resolve: the records made in its tree, which it settles when it ends.
+        var records: [GraphRecord] = []
     }
 
     let outer: Resolve?
@@ -103,7 +105,7 @@ final class Resolve: Sendable {
         self.makesOne = makesOne && !self.isAsync
         isObserved = self.findings != nil || tracer != nil
         self.inherited = inherited
-        state = Locked(State(record: inherited))
+        state = Locked(State())
     }
 
     var isDryRun: Bool { findings != nil }
@@ -129,23 +131,29 @@ final class Resolve: Sendable {
     // MARK: The graph
 
     /// The `.graph` instance of `binding` made from `lookup` with these arguments, if any: this
-    /// resolve's, or else that of the graph it ``inherited``.
-    func graphInstance(_ binding: Binding, from lookup: Container, _ values: ArgumentValues?) -> Any? {
+    /// resolve's, or else one of the graph it ``inherited`` that `asker` (this resolve by
+    /// default) may use.
+    func graphInstance(
+        _ binding: Binding, from lookup: Container, _ values: ArgumentValues?, for asker: Resolve? = nil
+    ) -> Any? {
         let own = state.withLock { state in
             state.graph.last { $0.binding === binding && $0.lookup === lookup && $0.arguments.matches(values) }?
                 .instance
         }
-        return own ?? inherited?.instance(of: binding, from: lookup, values)
+        return own ?? inherited?.instance(of: binding, from: lookup, values, for: asker ?? self)
     }
 
-    /// The record of this resolve's graph, for a ``Lazy`` made in it.
+    /// The record of this resolve's graph, for a ``Lazy`` made in it; the outermost resolve of
+    /// its tree settles it.
     func lazyRecord() -> GraphRecord {
-        state.withLock { state in
-            if let record = state.record { return record }
-            let record = GraphRecord(of: self)
+        let (record, isNew) = state.withLock { state -> (GraphRecord, Bool) in
+            if let record = state.record { return (record, false) }
+            let record = GraphRecord(madeBy: self, parent: inherited)
             state.record = record
-            return record
+            return (record, true)
         }
+        if isNew { root.state.withLock { $0.records.append(record) } }
+        return record
     }
 
     /// Keeps `instance` as the `.graph` instance of `binding` from `lookup` — unless `isLast`
@@ -163,7 +171,7 @@ final class Resolve: Sendable {
     ) -> Any? {
         state.withLock { state -> Any? in
             // A `Lazy` made in this resolve may ask for it.
-            if isLast, state.queue.isEmpty, state.record == nil { return nil }
+            if isLast, state.queue.isEmpty, state.record == nil, inherited == nil { return nil }
             let first = state.graph.last {
                 $0.binding === binding && $0.lookup === lookup && $0.arguments.matches(values)
             }
@@ -226,6 +234,8 @@ final class Resolve: Sendable {
             if !state.queue.isEmpty { return .run(state.queue.removeFirst()) }
             if !state.yielded.isEmpty { return .handedOver(state.yielded) }
             state.record?.remember(state.graph, endedBy: self)
+            inherited?.remember(state.graph, endedBy: self)
+            for record in state.records { record.settle(succeeded: true) }
             state.phase = .succeeded
             phase.store(1, ordering: .releasing)
             defer { (state.claims, state.graph, state.suspension) = ([], [], nil) }
@@ -257,7 +267,7 @@ final class Resolve: Sendable {
         while true {
             let taken = state.withLock { state -> (graph: [GraphEntry], queue: [Pending], claims: [Creation])? in
                 guard !state.graph.isEmpty || !state.queue.isEmpty || !state.claims.isEmpty else {
-                    state.record?.forget(self)
+                    for record in state.records { record.settle(succeeded: false) }
                     state.phase = .failed
                     state.suspension = nil
                     return nil

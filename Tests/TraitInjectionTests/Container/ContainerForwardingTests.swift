@@ -139,4 +139,20 @@ struct ContainerForwardingTests {
         let offMain = #expect(throws: ResolutionError.self) { try container.resolve((any Reading).self, name: "main") }
         #expect(offMain?.kind == .needsMainActor)
     }
+
+    @Test("R6: forwarding to the service's own type does nothing; a child's override is its own")
+    func forwardingEdges() throws {
+        container.register(FileStore.self) { _ in FileStore(number: 1) }.implements(FileStore.self) { $0 }
+        #expect(try container.resolve(FileStore.self).number == 1)
+        // A shared instance is the container's that registered it, under every type it forwards.
+        let parent = Container()
+        parent.register(FileStore.self) { _ in FileStore(number: 1) }.inScope(.container)
+            .implements((any Reading).self) { $0 }
+        let child = Container(parent: parent)
+        child.register(FileStore.self) { _ in FileStore(number: 2) }.inScope(.container)
+        #expect(try (child.resolve((any Reading).self) as? FileStore)?.number == 1)
+        child.register(FileStore.self) { _ in FileStore(number: 2) }.inScope(.container)
+            .implements((any Reading).self) { $0 }
+        #expect(try child.resolve((any Reading).self) as? FileStore === child.resolve(FileStore.self))
+    }
 }

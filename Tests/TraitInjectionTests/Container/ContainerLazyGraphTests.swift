@@ -179,4 +179,150 @@ struct ContainerLazyGraphTests {
         let customer = try #require(lazy.withLock { $0 }).value
         #expect(try #require(lazy.withLock { $0 }).value === customer)
     }
+
+    // Review findings (issue 27): each test failed before its fix.
+
+    @Test("R1: a Lazy made during another Lazy's first read resolves in that read's graph")
+    func lazyMadeDuringALazyRead() throws {
+        final class G: Sendable {}
+        final class B: Sendable {
+            let g: G
+            init(g: G) { self.g = g }
+        }
+        final class A: Sendable {
+            let g: G
+            let b: B
+            init(g: G, b: B) { (self.g, self.b) = (g, b) }
+        }
+        container.register(G.self) { _ in G() }
+        container.register(B.self) { r in B(g: try r.resolve(G.self)) }
+        container.register(A.self) { r in
+            let g = try r.resolve(G.self)
+            return A(g: g, b: try r.resolve(Lazy<B>.self).value)
+        }
+        let direct = try container.resolve(A.self)
+        #expect(direct.b.g === direct.g)
+        let throughLazy = try container.resolve(Lazy<A>.self).value
+        #expect(throughLazy.b.g === throughLazy.g)
+    }
+
+    @Test("R2: sibling Lazies read during the resolve share what the first one made")
+    func siblingsReadDuringTheResolve() throws {
+        final class D: Sendable {}
+        final class B: Sendable {
+            let d: D
+            init(d: D) { self.d = d }
+        }
+        final class C: Sendable {
+            let d: D
+            init(d: D) { self.d = d }
+        }
+        container.register(D.self) { _ in D() }
+        container.register(B.self) { r in B(d: try r.resolve(D.self)) }
+        container.register(C.self) { r in C(d: try r.resolve(D.self)) }
+        container.register(String.self) { r in
+            let (b, c) = (try r.resolve(Lazy<B>.self), try r.resolve(Lazy<C>.self))
+            return try b.value.d === c.value.d ? "shared" : "two"
+        }
+        #expect(try container.resolve(String.self) == "shared")
+    }
+
+    @Test("R3: read on another thread while its resolve runs, a Lazy makes its own, not a half-built one")
+    func otherThreadDuringTheResolve() throws {
+        final class G: Sendable {
+            let completed = Mutex(false)
+        }
+        final class Top: Sendable {
+            let g: G
+            init(g: G) { self.g = g }
+        }
+        let seen = Mutex<(instance: G, completed: Bool, graphs: G)?>(nil)
+        let lazy = Mutex<Lazy<G>?>(nil)
+        container.register(G.self) { _ in G() }.initCompleted { _, g in g.completed.withLock { $0 = true } }
+        for (name, fails) in [("succeeds", false), ("fails", true)] {
+            container.register(Top.self, name: name) { r in
+                let g = try r.resolve(G.self)
+                let made = try r.resolve(Lazy<G>.self)
+                lazy.withLock { $0 = made }
+                _ = OwnThread {
+                    guard let other = try? made.value else { return }
+                    seen.withLock { $0 = (other, other.completed.withLock { $0 }, g) }
+                }
+                #expect(waitUntil { seen.withLock { $0 != nil } })
+                if fails { throw Failure() }
+                return Top(g: g)
+            }
+        }
+        _ = try container.resolve(Top.self, name: "succeeds")
+        let first = try #require(seen.withLock { $0 })
+        #expect(first.instance !== first.graphs && first.completed)
+        seen.withLock { $0 = nil }
+        #expect(throws: ResolutionError.self) { try container.resolve(Top.self, name: "fails") }
+        let second = try #require(seen.withLock { $0 })
+        #expect(try lazy.withLock { $0! }.value !== second.graphs)
+    }
+
+    @Test("R4: a graph instance made with runtime arguments is not remembered, nor are its arguments")
+    func argumentsAreNotHeld() throws {
+        final class Argument: Hashable, Sendable {
+            static func == (lhs: Argument, rhs: Argument) -> Bool { lhs === rhs }
+            func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+        }
+        final class X: Sendable {}
+        final class Top: Sendable {
+            let lazy: Lazy<Service>
+            init(lazy: Lazy<Service>) { self.lazy = lazy }
+        }
+        struct Seen { weak var argument: Argument? }
+        let seen = Mutex(Seen())
+        container.register(Service.self) { _ in Service() }
+        container.register(X.self) { (_, _: Argument) in X() }
+        container.register(Top.self) { r in
+            let argument = Argument()
+            seen.withLock { $0.argument = argument }
+            _ = try r.resolve(X.self, arguments: argument)  // In the graph; nothing keeps X.
+            return Top(lazy: try r.resolve(Lazy<Service>.self))
+        }
+        let top = try container.resolve(Top.self)
+        #expect(seen.withLock { $0.argument } == nil)
+        withExtendedLifetime(top) {}
+    }
+
+    @Test("R5: verify() follows a Lazy into what its service holds, and through Lazy<W?>")
+    func verifyFollowsTheLazy() {
+        final class W: Sendable {}
+        final class G: Sendable {
+            let w: W
+            init(w: W) { self.w = w }
+        }
+        final class Holder<Held>: @unchecked Sendable {
+            let held: Held
+            init(_ held: Held) { self.held = held }
+        }
+        func problems(_ register: (Container) -> Void) -> [LifetimeProblem.Rule] {
+            let container = Container()
+            container.register(W.self) { _ in W() }.inScope(.weak)
+            container.register(G.self) { r in G(w: try r.resolve(W.self)) }
+            register(container)
+            do {
+                try container.verify()
+                return []
+            } catch {
+                return error.lifetimeProblems.map(\.rule)
+            }
+        }
+        #expect(
+            problems {
+                $0.register(Holder<Lazy<G>>.self) { r in Holder(try r.resolve(Lazy<G>.self)) }.inScope(.container)
+            } == [.singletonKeepsWeak])
+        #expect(
+            problems {
+                $0.register(Holder<Lazy<W?>>.self) { r in Holder(try r.resolve(Lazy<W?>.self)) }.inScope(.container)
+            } == [.singletonKeepsWeak])
+        #expect(
+            problems {
+                $0.register(Holder<Provider<G>>.self) { r in Holder(try r.resolve(Provider<G>.self)) }
+                    .inScope(.container)
+            } == [])
+    }
 }
