@@ -19,7 +19,8 @@
 /// The first access resolves in the graph of the resolve that made the `Lazy`, also after that
 /// resolve has returned: a ``Scope/graph`` instance that resolve made is the one it gets, as long
 /// as something still holds it (the `Lazy` holds the graph's objects weakly); otherwise it makes a
-/// new one.
+/// new one. Read on another thread while that resolve still runs, it resolves in a graph of its
+/// own.
 ///
 /// A `Lazy` keeps its instance as a stored property would: a ``Scope/weak`` service lives as
 /// long as the `Lazy`, ``Container/resetScopedInstances()`` does not reach it, and an instance
