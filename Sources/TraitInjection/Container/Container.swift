@@ -107,12 +107,6 @@ public final class Container: Sendable, Resolver {
         arguments: repeat each Argument
     ) throws(ResolutionError) -> Service {
         // Typed here, where `Service` is known; the engine behind `resolve(_:_:_:factory:)` is not.
-        // `T?` where no `Optional` is registered (`_isOptional` is decided when this is specialised):
-        // the resolve of `T`, with its shortcuts.
-        if _isOptional(Service.self), !registersOptionals, let optional = Service.self as? any WrappedService.Type {
-            return try optional.resolveWrapped(
-                as: Service.self, from: self, name: name, arguments: repeat each arguments)
-        }
         let key = ServiceKey(Service.self, name: name, arguments: (repeat each Argument).self)
         let first = firstLook(key)
         if case .kept(let box) = first { return unsafeDowncast(box, to: Kept<Service>.self).instance }
@@ -129,6 +123,31 @@ public final class Container: Sendable, Resolver {
         case .instance(let instance): return instance as! Service
         case .unregistered: return try resolveUnregistered(Service.self, name: name, arguments: repeat each arguments)
         }
+    }
+
+    // `T?`, chosen over the function above where the call site names an `Optional` type: where no
+    // `Optional` is registered in the chain, the resolve of `T`, with its shortcuts. Hidden from
+    // the documentation: to a caller it is the function above.
+    @inlinable @_documentation(visibility: internal)
+    public func resolve<Wrapped, each Argument>(
+        _ service: Wrapped?.Type,
+        name: String? = nil,
+        arguments: repeat each Argument
+    ) throws(ResolutionError) -> Wrapped? {
+        guard !registersOptionals else {
+            return try resolveAsAnyService(Wrapped?.self, name: name, arguments: repeat each arguments)
+        }
+        return try Wrapped?.resolveWrapped(as: Wrapped?.self, from: self, name: name, arguments: repeat each arguments)
+    }
+
+    /// The resolve of any `Service`, `Optional` or not, for the function above.
+    @inlinable
+    func resolveAsAnyService<Service, each Argument>(
+        _: Service.Type,
+        name: String?,
+        arguments: repeat each Argument
+    ) throws(ResolutionError) -> Service {
+        try resolve(Service.self, name: name, arguments: repeat each arguments)
     }
 
     /// What the first look of a resolve finds: one lookup, one read of the entry, no resolve state.
@@ -396,12 +415,7 @@ public final class Container: Sendable, Resolver {
     /// looks for that registration first.
     @usableFromInline
     var registersOptionals: Bool {
-        var container: Container? = self
-        while let current = container {
-            if current.registry.holdsOptionals { return true }
-            container = current.parent
-        }
-        return false
+        registry.holdsOptionals || parent?.registersOptionals == true
     }
 
     /// Whether a resolve of `service` under `name` with `arguments` from here has something to
