@@ -21,8 +21,13 @@ struct Forwarding<Service, each Argument>: Forwarder {
         to target: Binding,
         forwarding targetKey: ServiceKey
     ) -> Binding {
+        // A `.transient` synchronous registration has nothing to share with the one it reaches:
+        // it calls that one's factory itself (and takes its completions), with no resolve between.
+        let callsFactory = target.scope == .transient && !target.needsAsyncResolve && !target.isMainActor
         let factory: Binding.Factory =
-            if target.needsAsyncResolve {
+            if callsFactory {
+                .sync(ForwardingFactory.calling(target.syncBox, Service.self, convert, repeat (each Argument).self))
+            } else if target.needsAsyncResolve {
                 .async(ForwardingFactory.async(Service.self, name, convert, repeat (each Argument).self))
             } else if target.isMainActor {
                 .mainActor(
@@ -38,9 +43,9 @@ struct Forwarding<Service, each Argument>: Forwarder {
             assembly: target.assembly,
             scope: target.scope,
             factory: factory,
-            completions: [],
+            completions: callsFactory ? target.completions : [],
             reinitializeStrategy: target.reinitializeStrategy,
-            autoInjects: false,
+            autoInjects: callsFactory && target.autoInjects,
             forwarding: targetKey
         )
     }
@@ -63,6 +68,20 @@ protocol Forwarder<Service>: Sendable {
 /// ``Forwarding``'s methods: Swift 6.3.1 fails to match a local function's parameter pack with the
 /// one of a result type it is given, "pack expansion requires … the same shape".)
 private enum ForwardingFactory {
+    /// Calls `box`, the factory of `Target`'s registration, and converts what it makes.
+    static func calling<Target, Forwarded, each Argument>(
+        _ box: any AnyObject & Sendable,
+        _: Target.Type,
+        _ convert: @escaping @Sendable (Target) -> Forwarded,
+        _: repeat (each Argument).Type
+    ) -> any AnyObject & Sendable {
+        let make = unsafeDowncast(box, to: FactoryBox<Target, repeat each Argument>.self).make
+        @Sendable func forward(_ r: Resolution, _ arguments: repeat each Argument) throws -> Forwarded {
+            convert(try make(r, repeat each arguments))
+        }
+        return FactoryBox(forward)
+    }
+
     static func sync<Target, Forwarded, each Argument>(
         _: Target.Type,
         _ name: String?,

@@ -45,11 +45,15 @@ extension DeferredService {
         at frame: Frame?
     ) throws(ResolutionError) -> Self {
         let isDryRun = resolve.isDryRun
-        if keepsInstance, isDryRun, frame?.chain.contains(where: { $0.binding.isShared }) == true {
-            // What a kept instance will hold through the `Lazy`, checked as if it held it now:
-            // the service and what it holds in turn. Its errors are not this resolve's (a cycle
-            // through a `Lazy` is what a `Lazy` is for); the later resolve's are checked below.
-            _ = try? Resolution(resolve, frame, container).resolve(Deferred.self, name: name)
+        if keepsInstance, let findings = resolve.findings,
+            let holder = frame?.chain.first(where: { $0.binding.isShared })?.binding,
+            findings.isFirstVisit(to: ServiceKey(Deferred.self, name: name, arguments: Void.self), keptBy: holder)
+        {
+            // What a kept instance will hold through the `Lazy`, checked as if it held it now: the
+            // service and what it holds in turn, once per holder, in a resolve nested in this one.
+            // Its errors are not this resolve's (a cycle through a `Lazy` is what a `Lazy` is
+            // for); the later resolve's are checked below.
+            _ = try? container.resolve(Deferred.self, name: name)
         }
         if let problem = laterResolveProblem(from: container, name: name), isDryRun || problem.kind == .notRegistered {
             let step = ResolutionError.Step(

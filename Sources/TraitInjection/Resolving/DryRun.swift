@@ -12,6 +12,12 @@ final class DryRunFindings: Sendable {
         var problems: [LifetimeProblem] = []
         var edges: [Edge] = []
         var edgeKeys: Set<[ObjectIdentifier]> = []
+        var lazyVisits: Set<LazyVisit> = []
+    }
+
+    private struct LazyVisit: Hashable {
+        let key: ServiceKey
+        let holder: ObjectIdentifier
     }
 
     private let found = Locked(Found())
@@ -61,6 +67,12 @@ final class DryRunFindings: Sendable {
         else { return nil }
         add(.parentNeedsChild, holder, provided)
         return entry
+    }
+
+    /// Whether the dry run has yet to follow a ``Lazy`` of `key` that `holder`'s kept instance
+    /// holds: it follows each once per holder.
+    func isFirstVisit(to key: ServiceKey, keptBy holder: Binding) -> Bool {
+        found.withLock { $0.lazyVisits.insert(LazyVisit(key: key, holder: ObjectIdentifier(holder))).inserted }
     }
 
     private func add(_ rule: LifetimeProblem.Rule, _ holder: Binding, _ dependency: Binding) {

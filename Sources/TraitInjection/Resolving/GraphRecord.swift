@@ -1,89 +1,68 @@
-/// The `.graph` instances a ``Lazy`` resolves in when it is first read: those of the resolve that
-/// made it (its *maker*), then those of the graph the maker itself inherited (`parent`).
+/// The `.graph` instances a ``Lazy`` resolves in when it is first read: those its *maker*, the
+/// resolve that made the `Lazy`, made or used — once that resolve, and the outermost resolve it is
+/// nested in (its *root*), have succeeded.
 ///
-/// Who sees what:
-///
-/// - **The maker's live graph**, while it runs, to the resolves of its tree only (its outermost
-///   resolve and the resolves nested in it). Another thread's resolve would get instances whose
-///   `initCompleted` may not have run, of a resolve that may still fail: it makes its own.
-/// - **What a resolve of the tree adds** while the tree's outermost resolve (its *root*) runs is
-///   provisional: seen by the tree only, kept when the root succeeds, dropped when it fails.
-/// - **Afterwards, the objects, held weakly**: a `Lazy` gets one while something else holds it,
-///   and makes a new one once it is gone. A value type's instance is a copy anyway, and is not
-///   kept; nor is an instance made with runtime arguments, whose values the record would hold.
+/// - **Nothing before that.** While they run, the graph's instances may still wait for their
+///   `initCompleted` closures, and the resolves may still fail: a `Lazy` read then (in a factory,
+///   an `initCompleted`, on another thread) resolves in a graph of its own. So does one whose
+///   maker or root failed, or whose maker ended after its root (a task it did not await).
+/// - **Then, the objects, held weakly**: a `Lazy` gets one while something else holds it, and makes
+///   a new one once it is gone. A value type's instance is a copy anyway, and is not kept; nor is
+///   an instance made with runtime arguments, whose values the record would hold.
+/// - **Only what the maker had.** What a `Lazy`'s own first read makes is its own: two `Lazy`s of
+///   one graph share an instance only if the maker's graph had it. A first read's graph holds what
+///   it found in its maker's record too, so a `Lazy` made in it sees all of it, with no chain.
 ///
 /// The root settles the records made in its tree when it ends (``Resolve/next(_:describing:)``,
-/// ``Resolve/fail()``). Lock order: a resolve's lock, then a record's; a record calls a resolve
-/// with its own lock released.
+/// ``Resolve/fail()``). Lock order: a resolve's lock, then a record's.
 final class GraphRecord: Sendable {
     private struct Remembered {
         let binding: WeakReference
         let lookup: WeakReference
         let instance: WeakReference
-        var isProvisional: Bool
     }
 
-    private struct State {
-        weak var maker: Resolve?
-        /// The maker's outermost resolve, until it ends.
-        weak var root: Resolve?
-        var remembered: [Remembered] = []
+    private enum Phase {
+        /// Its maker runs, or has succeeded and waits for its root (`graph`).
+        case pending(graph: [Remembered]?)
+        case published([Remembered])
+        /// Its maker or root failed, or its maker ended after the root had settled it.
+        case discarded
     }
 
-    /// The graph the maker inherited, if it is the first read of another `Lazy`.
-    let parent: GraphRecord?
-    private let state: Locked<State>
+    private let phase = Locked(Phase.pending(graph: nil))
 
-    init(madeBy maker: Resolve, parent: GraphRecord?) {
-        self.parent = parent
-        state = Locked(State(maker: maker, root: maker.root))
-    }
+    init() {}
 
-    /// The instance of `binding` from `lookup` with these arguments that `asker` may use, if the
-    /// graph has one.
-    func instance(of binding: Binding, from lookup: Container, _ values: ArgumentValues?, for asker: Resolve) -> Any? {
-        let (live, kept) = state.withLock { state -> (Resolve?, Any?) in
-            let inTree = state.root.map { asker.isInTree(of: $0) } ?? false
-            let kept = state.remembered.last { entry in
-                (inTree || !entry.isProvisional) && entry.binding.object === binding && entry.lookup.object === lookup
-            }
-            return (inTree ? state.maker : nil, values == nil ? kept?.instance.object : nil)
-        }
-        if let live, live.isRunning, let instance = live.graphInstance(binding, from: lookup, values, for: asker) {
-            return instance
-        }
-        return kept ?? parent?.instance(of: binding, from: lookup, values, for: asker)
-    }
-
-    /// Keeps the objects of `graph`, made by `resolve`, which has succeeded: provisionally if it
-    /// is nested in the root, which still runs.
-    func remember(_ graph: [Resolve.GraphEntry], endedBy resolve: Resolve) {
-        state.withLock { state in
-            if state.maker === resolve { state.maker = nil }
-            let isProvisional =
-                if let root = state.root, root !== resolve, root.isRunning, resolve.isInTree(of: root) { true } else {
-                    false
-                }
-            state.remembered.removeAll { $0.instance.object == nil }
-            for entry in graph where entry.arguments == nil && type(of: entry.instance) is AnyClass {
-                state.remembered.append(
-                    Remembered(
-                        binding: WeakReference(entry.binding), lookup: WeakReference(entry.lookup),
-                        instance: WeakReference(entry.instance as AnyObject), isProvisional: isProvisional))
-            }
+    /// The graph's instance of `binding` from `lookup`, if the record is published and it is
+    /// still there.
+    func instance(of binding: Binding, from lookup: Container) -> Any? {
+        phase.withLock { phase -> Any? in
+            guard case .published(let graph) = phase else { return nil }
+            return graph.last { $0.binding.object === binding && $0.lookup.object === lookup }?.instance.object
         }
     }
 
-    /// Ends the root's hold: keeps what its tree added if it `succeeded`, drops it if not.
+    /// Records the graph of the maker, which has succeeded; published when the root succeeds (at
+    /// once if the maker is the root).
+    func remember(_ graph: [Resolve.GraphEntry], isRoot: Bool) {
+        let remembered = graph.compactMap { entry -> Remembered? in
+            guard entry.arguments == nil, type(of: entry.instance) is AnyClass else { return nil }
+            return Remembered(
+                binding: WeakReference(entry.binding), lookup: WeakReference(entry.lookup),
+                instance: WeakReference(entry.instance as AnyObject))
+        }
+        phase.withLock { phase in
+            guard case .pending(nil) = phase else { return }  // Settled already: the root has ended.
+            phase = isRoot ? .published(remembered) : .pending(graph: remembered)
+        }
+    }
+
+    /// The root's end: publishes the maker's graph if the root `succeeded` and the maker had.
     func settle(succeeded: Bool) {
-        state.withLock { state in
-            state.root = nil
-            state.maker = nil
-            if succeeded {
-                for index in state.remembered.indices { state.remembered[index].isProvisional = false }
-            } else {
-                state.remembered.removeAll { $0.isProvisional }
-            }
+        phase.withLock { phase in
+            guard case .pending(let graph) = phase else { return }
+            phase = succeeded ? graph.map { .published($0) } ?? .discarded : .discarded
         }
     }
 }

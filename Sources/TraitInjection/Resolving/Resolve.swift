@@ -71,8 +71,8 @@ final class Resolve: Sendable {
     /// Whether it makes one instance at its top (a plain `resolve`, not `autoInject(into:)`):
     /// then nothing of it asks for that instance's `.graph` entry once it is made.
     let makesOne: Bool
-    /// For the first read of a ``Lazy``: the graph of the resolve it was made in, whose `.graph`
-    /// instances this resolve uses.
+    /// For the first read of a ``Lazy``: the record of the graph of the resolve it was made in,
+    /// whose `.graph` instances this resolve uses.
     let inherited: GraphRecord?
     /// Whether it still runs (0), or has succeeded (1) or failed (2): `state.phase`, for reads
     /// without the lock.
@@ -131,16 +131,19 @@ final class Resolve: Sendable {
     // MARK: The graph
 
     /// The `.graph` instance of `binding` made from `lookup` with these arguments, if any: this
-    /// resolve's, or else one of the graph it ``inherited`` that `asker` (this resolve by
-    /// default) may use.
-    func graphInstance(
-        _ binding: Binding, from lookup: Container, _ values: ArgumentValues?, for asker: Resolve? = nil
-    ) -> Any? {
-        let own = state.withLock { state in
-            state.graph.last { $0.binding === binding && $0.lookup === lookup && $0.arguments.matches(values) }?
-                .instance
+    /// resolve's, or else one of the graph it ``inherited``, which becomes this one's too (a
+    /// ``Lazy`` made here sees it).
+    func graphInstance(_ binding: Binding, from lookup: Container, _ values: ArgumentValues?) -> Any? {
+        state.withLock { state in
+            if let own = state.graph.last(where: {
+                $0.binding === binding && $0.lookup === lookup && $0.arguments.matches(values)
+            }) {
+                return own.instance
+            }
+            guard values == nil, let found = inherited?.instance(of: binding, from: lookup) else { return nil }
+            state.graph.append(GraphEntry(binding: binding, lookup: lookup, arguments: nil, instance: found))
+            return found
         }
-        return own ?? inherited?.instance(of: binding, from: lookup, values, for: asker ?? self)
     }
 
     /// The record of this resolve's graph, for a ``Lazy`` made in it; the outermost resolve of
@@ -148,7 +151,7 @@ final class Resolve: Sendable {
     func lazyRecord() -> GraphRecord {
         let (record, isNew) = state.withLock { state -> (GraphRecord, Bool) in
             if let record = state.record { return (record, false) }
-            let record = GraphRecord(madeBy: self, parent: inherited)
+            let record = GraphRecord()
             state.record = record
             return (record, true)
         }
@@ -171,7 +174,7 @@ final class Resolve: Sendable {
     ) -> Any? {
         state.withLock { state -> Any? in
             // A `Lazy` made in this resolve may ask for it.
-            if isLast, state.queue.isEmpty, state.record == nil, inherited == nil { return nil }
+            if isLast, state.queue.isEmpty, state.record == nil { return nil }
             let first = state.graph.last {
                 $0.binding === binding && $0.lookup === lookup && $0.arguments.matches(values)
             }
@@ -233,8 +236,7 @@ final class Resolve: Sendable {
         let step = state.withLock { state -> Step in
             if !state.queue.isEmpty { return .run(state.queue.removeFirst()) }
             if !state.yielded.isEmpty { return .handedOver(state.yielded) }
-            state.record?.remember(state.graph, endedBy: self)
-            inherited?.remember(state.graph, endedBy: self)
+            state.record?.remember(state.graph, isRoot: outer == nil)
             for record in state.records { record.settle(succeeded: true) }
             state.phase = .succeeded
             phase.store(1, ordering: .releasing)

@@ -155,4 +155,23 @@ struct ContainerForwardingTests {
             .implements((any Reading).self) { $0 }
         #expect(try child.resolve((any Reading).self) as? FileStore === child.resolve(FileStore.self))
     }
+
+    @Test("A .transient forwarding calls the factory and initCompleted itself, one step at its location")
+    func transientCallsTheFactory() throws {
+        let completed = Mutex(0)
+        container.register(FileStore.self) { (_, number: Int) in
+            guard number >= 0 else { throw Failure() }
+            return FileStore(number: number)
+        }
+        .inScope(.transient)
+        .initCompleted { _, _ in completed.withLock { $0 += 1 } }
+        .implements((any Reading).self) { $0 }
+        let reader = try container.resolve((any Reading).self, arguments: 3)
+        #expect((reader as? FileStore)?.number == 3)
+        #expect(try container.resolve((any Reading).self, arguments: 3) as? FileStore !== reader as? FileStore)
+        #expect(completed.withLock { $0 } == 2)
+        let error = #expect(throws: ResolutionError.self) { try container.resolve((any Reading).self, arguments: -1) }
+        #expect(error?.path.map(\.service) == ["Reading (arguments: Int)"])
+        #expect(error?.path.first?.location.hasPrefix("ContainerForwardingTests.swift:") == true)
+    }
 }
