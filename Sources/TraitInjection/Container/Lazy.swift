@@ -16,11 +16,11 @@
 /// for that instance, as they would for a ``Scope/container`` singleton; a failed resolve keeps
 /// nothing, and the next access tries again. Copies of a `Lazy` share its instance.
 ///
-/// The first access resolves in the graph of the resolve that made the `Lazy`, also after that
-/// resolve has returned: a ``Scope/graph`` instance that resolve made is the one it gets, as long
-/// as something still holds it (the `Lazy` holds the graph's objects weakly); otherwise it makes a
-/// new one. Read on another thread while that resolve still runs, it resolves in a graph of its
-/// own.
+/// The first access resolves in the graph of the resolve that made the `Lazy`, once that resolve
+/// has returned: a ``Scope/graph`` instance that resolve made is the one it gets, as long as
+/// something still holds it (the `Lazy` holds the graph's objects weakly); otherwise it makes a
+/// new one. Read before that resolve has succeeded (in one of its factories, on another thread
+/// while it runs), or after it failed, it resolves in a graph of its own.
 ///
 /// A `Lazy` keeps its instance as a stored property would: a ``Scope/weak`` service lives as
 /// long as the `Lazy`, ``Container/resetScopedInstances()`` does not reach it, and an instance
