@@ -39,7 +39,7 @@ struct Forwarding<Service, each Argument>: Forwarder {
         return Binding(
             Forwarded.self,
             description: ServiceDescription(Forwarded.self, name: name, arguments: (repeat each Argument).self),
-            location: target.location,
+            location: "\(target.location) via \(target.description.service)",
             assembly: target.assembly,
             scope: target.scope,
             factory: factory,

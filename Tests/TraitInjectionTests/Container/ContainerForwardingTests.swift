@@ -173,5 +173,6 @@ struct ContainerForwardingTests {
         let error = #expect(throws: ResolutionError.self) { try container.resolve((any Reading).self, arguments: -1) }
         #expect(error?.path.map(\.service) == ["Reading (arguments: Int)"])
         #expect(error?.path.first?.location.hasPrefix("ContainerForwardingTests.swift:") == true)
+        #expect(error?.path.first?.location.hasSuffix(" via FileStore") == true)
     }
 }

@@ -20,7 +20,9 @@ private struct Broken: Error {}
 
 @Suite("Optional dependencies: T? is nil where nothing provides T, and throws everything else")
 struct ContainerOptionalTests {
-    @Test("resolve(T?.self) is nil when T is registered nowhere, under that name or those arguments")
+    @Test(
+        "testContainerResolvesOptionalToNilWhenWrappedTypeIsNotRegistered, testContainerResolvesOptionalToNilWithWrongName"
+    )
     func nilWhereNotRegistered() throws {
         let container = Container()
         #expect(try container.resolve(Analytics?.self) == nil)
@@ -120,7 +122,9 @@ struct ContainerOptionalTests {
         #expect(throws: Never.self) { try container.verify() }
     }
 
-    @Test("Lazy and Provider of an unregistered service throw notRegistered when resolved, with the path")
+    @Test(
+        "testContainerDoesNotResolveLazyIfBaseTypeIsNotRegistered, testProviderDoesNotResolveProviderIfBaseTypeIsNotRegistered: notRegistered, with the path"
+    )
     func deferredOfUnregisteredThrows() throws {
         let container = Container()
         container.register(Checkout.self) { r in
