@@ -137,7 +137,7 @@ public final class Container: Sendable, Resolver {
         guard !registersOptionals else {
             return try resolveAsAnyService(Wrapped?.self, name: name, arguments: repeat each arguments)
         }
-        return try Wrapped?.resolveWrapped(as: Wrapped?.self, from: self, name: name, arguments: repeat each arguments)
+        return try Wrapped?.resolveWrapped(from: self, name: name, arguments: repeat each arguments)
     }
 
     /// The resolve of any `Service`, `Optional` or not, for the function above.
@@ -203,25 +203,8 @@ public final class Container: Sendable, Resolver {
     }
 
     /// A top-level resolve of `Service`, which is registered nowhere in the chain.
-    ///
-    /// Inlinable for `T?`: where `Service` is known to be an `Optional`, the resolve of `T` is the
-    /// whole resolve, with its own shortcuts (unless a trace or a dry run observes it).
-    @inlinable
-    func resolveUnregistered<Service, each Argument>(
-        _: Service.Type,
-        name: String?,
-        arguments: repeat each Argument
-    ) throws(ResolutionError) -> Service {
-        if let optional = Service.self as? any WrappedService.Type {
-            return try optional.resolveWrapped(
-                as: Service.self, from: self, name: name, arguments: repeat each arguments)
-        }
-        return try resolveUnregisteredInFull(Service.self, name: name, arguments: repeat each arguments)
-    }
-
-    /// ``resolveUnregistered(_:name:arguments:)`` as a resolve of its own.
     @usableFromInline
-    func resolveUnregisteredInFull<Service, each Argument>(
+    func resolveUnregistered<Service, each Argument>(
         _: Service.Type,
         name: String?,
         arguments: repeat each Argument

@@ -179,38 +179,26 @@ final class LazyStorage<Service>: KeptSlot {
     }
 }
 
-/// `Optional` for the typed call site of a top-level resolve (``Container/resolveUnregistered(_:name:arguments:)``),
-/// where the optimiser sees that `Service` is one and specialises this for it.
-@usableFromInline
-protocol WrappedService {
-    /// A top-level, unobserved resolve of the wrapped service from `container`, or `nil` if
-    /// nothing there provides it.
-    static func resolveWrapped<Service, each Argument>(
-        as _: Service.Type, from container: Container, name: String?, arguments: repeat each Argument
-    ) throws(ResolutionError) -> Service
-}
-
-extension Optional: WrappedService {
-    /// `Service` is `Self`: the casts are of a type to itself.
+extension Optional {
+    /// A top-level resolve of `Wrapped?` from `container`, whose chain registers no `Optional`
+    /// (`Container`'s `resolve` for `Optional` types): the resolve of `Wrapped`, with its own
+    /// shortcuts, or `nil` if nothing there provides it.
     @inlinable
-    static func resolveWrapped<Service, each Argument>(
-        as _: Service.Type, from container: Container, name: String?, arguments: repeat each Argument
-    ) throws(ResolutionError) -> Service {
+    static func resolveWrapped<each Argument>(
+        from container: Container, name: String?, arguments: repeat each Argument
+    ) throws(ResolutionError) -> Wrapped? {
         let key = ServiceKey(Wrapped.self, name: name, arguments: (repeat each Argument).self)
         switch container.firstLook(key) {
-        case .kept(let box): return Wrapped?.some(unsafeDowncast(box, to: Kept<Wrapped>.self).instance) as! Service
+        case .kept(let box): return unsafeDowncast(box, to: Kept<Wrapped>.self).instance
         case .observed:
-            return try container.resolveUnregisteredInFull(Service.self, name: name, arguments: repeat each arguments)
-        case .binding:
-            return Wrapped?.some(try container.resolve(Wrapped.self, name: name, arguments: repeat each arguments))
-                as! Service
+            return try container.resolveUnregistered(Wrapped?.self, name: name, arguments: repeat each arguments)
+        case .binding: break
         case .unregistered:
             // `nil`, unless `Wrapped` is itself an `Optional`, a `Lazy` or a `Provider` of something provided.
             guard container.provides(Wrapped.self, name: name, arguments: (repeat each Argument).self) else {
-                return Wrapped?.none as! Service
+                return nil
             }
-            return Wrapped?.some(try container.resolve(Wrapped.self, name: name, arguments: repeat each arguments))
-                as! Service
         }
+        return try container.resolve(Wrapped.self, name: name, arguments: repeat each arguments)
     }
 }
