@@ -4,6 +4,7 @@
 // `swift run Example --dependency-graph-dot` prints the tour container's dependency graph in
 // Graphviz's DOT: the Container article's picture (`dot -Tpng -Gdpi=144`).
 
+import Observation
 import TraitInjection
 
 if CommandLine.arguments.contains("--dependency-graph-dot") {
@@ -31,6 +32,16 @@ func runTour() async throws {
     print(jess.catchphrase)  // I think, therefore I am
     jen.catchphrase = "Wubba Wubba Wubba"
     print(jen.catchphrase)  // Wubba Wubba Wubba
+
+    // An @Observable class's traits are observed: a SwiftUI view of `shop.pet` would update.
+    let shop = PetShop()
+    withObservationTracking {
+        print("\(shop.name) has \(shop.pet.name)")  // Paws has Rover
+    } onChange: {
+        print("Observed: the shop's pet is changing")
+    }
+    shop.pet.name = "Nibbles"  // Observed: the shop's pet is changing
+    print("\(shop.name) has \(shop.pet.name)")  // Paws has Nibbles
 
     print()
     try runContainerTour()

@@ -1,3 +1,5 @@
+import Observation
+import Synchronization
 import TestFixtures
 import Testing
 import TraitInjection
@@ -77,5 +79,30 @@ struct GeneratedTraitTests {
             #expect(dog.serial == 42)
             #expect(Dog().serial == 99)
         }
+    }
+}
+
+/// An `@Observable` class adopting generated trait protocols, nothing more.
+@Observable
+final class ObservedKennel: ToyInjected, MoodInjected {
+    @ObservationIgnored var injectableIdentifier = InjectableIdentifier()
+}
+
+@Suite("Generated traits of an @Observable class")
+struct GeneratedObservationTests {
+    @Test("A generated trait's set fires its observers once, and no other trait's")
+    func generatedTraitsAreObserved() {
+        let kennel = ObservedKennel()
+        let fired = Mutex(0)
+        withObservationTracking {
+            _ = kennel.toy
+        } onChange: {
+            fired.withLock { $0 += 1 }
+        }
+        kennel.mood = "sunny"
+        #expect(fired.withLock { $0 } == 0)
+        kennel.toy = "rope"
+        #expect(fired.withLock { $0 } == 1)
+        #expect(kennel.toy == "rope")
     }
 }

@@ -43,6 +43,7 @@ let benchmarks: @Sendable () -> Void = {
     }
     registerCreateAndDropBenchmark()
     registerSlowPathBenchmarks()
+    registerObservationBenchmarks()
 }
 
 /// Copies consecutive owners (as `walk` does) and sets the pet's name on each copy: a

@@ -1,4 +1,6 @@
 // The *Traits* article's samples, each in its own scope, with checks of what their comments say.
+import Observation
+import Synchronization
 import TraitInjection
 
 func storedOnFirstRead() {
@@ -39,6 +41,33 @@ func defaultPerCopy() {
     precondition(jess.catchphrase == "I think, therefore I am" && jen.catchphrase == "'Tis but a scratch!")
 }
 
+func observingTraits() {
+    PetInjector.defaultPet = Pet(name: "Rover", species: "Dog")  // as the sample's comment says
+    let changes = Mutex(0)
+    // sample-begin
+    let shop = PetShop()
+    withObservationTracking {
+        print(shop.pet.name)  // Rover
+    } onChange: {
+        print("The shop's pet is changing")
+    }
+    shop.pet.name = "Coco"  // The shop's pet is changing
+    shop.name = "Claws"  // nothing: a view of shop.pet does not depend on shop.name
+    // sample-end
+    precondition(shop.pet.name == "Coco" && shop.name == "Claws")
+    withObservationTracking {
+        _ = shop.pet
+    } onChange: {
+        changes.withLock { $0 += 1 }
+    }
+    shop.name = "Whiskers"
+    PetInjector.defaultPet = Pet(name: "Tom", species: "Cat")
+    precondition(changes.withLock { $0 } == 0, "only a set of shop.pet fires its observers")
+    shop.pet.name = "Bubba"
+    precondition(changes.withLock { $0 } == 1 && shop.pet.name == "Bubba")
+}
+
 storedOnFirstRead()
 copiesDiverge()
 defaultPerCopy()
+observingTraits()

@@ -23,6 +23,11 @@
 /// ``get(traitName:for:)``, and writing `nil` removes the trait.
 ///
 /// All members are safe to call from any thread. For a faster, typo-proof path, see ``TraitKey``.
+///
+/// On an `@Observable` class, these reads are accesses, and `set` a change its observers see,
+/// once the object has read a trait through a typed key or a generated trait: the identifier
+/// alone does not tell whether its object is `Observable` (the *Traits* article, *Observing
+/// traits*).
 public enum Injectable {
     /// The trait `traitName` of type `T` stored for `identifier`, or `nil` if there is none.
     ///

@@ -20,14 +20,20 @@ final class TraitSlot: ManagedBuffer<TraitSlot.Header, LockPrimitive> {
         @usableFromInline var entries: TraitEntries
         /// The number ``InjectableIdentifier/description`` shows; 0 until it is first asked for.
         var number: UInt64 = 0
+        /// Whether its object takes part in Observation (``TraitObservers``).
+        @usableFromInline var observers: TraitObservers
 
-        init(entries: TraitEntries) { self.entries = entries }
+        init(entries: TraitEntries, observers: TraitObservers) {
+            self.entries = entries
+            self.observers = observers
+        }
     }
 
     /// A slot holding `entries`, its lock initialised.
     @usableFromInline
-    static func make(_ entries: TraitEntries) -> TraitSlot {
-        let slot = unsafeDowncast(create(minimumCapacity: 1) { _ in Header(entries: entries) }, to: TraitSlot.self)
+    static func make(_ entries: TraitEntries, observers: TraitObservers = .unknown) -> TraitSlot {
+        let slot = unsafeDowncast(
+            create(minimumCapacity: 1) { _ in Header(entries: entries, observers: observers) }, to: TraitSlot.self)
         slot.withUnsafeMutablePointerToElements { Platform.initialize($0) }
         return slot
     }
@@ -37,7 +43,7 @@ final class TraitSlot: ManagedBuffer<TraitSlot.Header, LockPrimitive> {
     }
 
     /// Runs `body` with exclusive access to the entries and returns its result.
-    @inlinable
+    @inlinable @inline(__always)
     func withLock<Result>(_ body: (inout TraitEntries) throws -> Result) rethrows -> Result {
         try withLockedHeader { try body(&$0.entries) }
     }
@@ -53,8 +59,10 @@ final class TraitSlot: ManagedBuffer<TraitSlot.Header, LockPrimitive> {
         }
     }
 
-    /// Runs `body` with exclusive access to the header.
-    @inlinable
+    /// Runs `body` with exclusive access to the header. Always inlined: called with a generic
+    /// result where a read's value type is not known (the string-named API's first read), it
+    /// would otherwise cost a lookup of that result's metadata.
+    @inlinable @inline(__always)
     func withLockedHeader<Result>(_ body: (inout Header) throws -> Result) rethrows -> Result {
         try withUnsafeMutablePointers { header, lock in
             Platform.lock(lock)

@@ -3,7 +3,7 @@
 /// String-named traits are told apart by name *and* value type, typed traits by their key type;
 /// the two kinds never collide.
 @usableFromInline
-enum TraitSlotKey: Hashable {
+enum TraitSlotKey: Hashable, Sendable {
     case named(String, valueType: ObjectIdentifier)
     case typed(keyType: ObjectIdentifier)
 

@@ -26,24 +26,45 @@ enum TraitStore {
     // MARK: Reading
 
     /// The value stored under `key` for `identifier`, if any.
+    ///
+    /// For an `Observable` object, the read is an access its observers track, recorded under
+    /// the slot's lock (``TraitObservers/recordAccess(of:)``, which runs no user code). Where the
+    /// caller has the object, `learn` finds out, on its first read, whether it is `Observable`
+    /// (``TraitObservers/of(_:)``); without it (the string-named API, which has only the
+    /// identifier) a read is an access only once that is known. A struct's reads pass
+    /// `observable: false`, and the check folds away.
     @inlinable
     static func value<Value>(
         of key: TraitSlotKey,
         as type: Value.Type,
-        for identifier: InjectableIdentifier
+        for identifier: InjectableIdentifier,
+        observable: Bool = true,
+        learning learn: () -> TraitObservers? = { nil }
     ) -> Value? {
-        identifier.slot.withLock { $0.value(of: key, as: type) }
+        identifier.slot.withLockedHeader { header -> Value? in
+            guard observable else { return header.entries.value(of: key, as: type) }
+            if case .unknown = header.observers, let learned = learn() {
+                header.observers = learned
+            }
+            if case .observed = header.observers, !header.observers.recordAccess(of: key) {
+                header.observers.recordFirstAccess(of: key)
+            }
+            return header.entries.value(of: key, as: type)
+        }
     }
 
     /// The value stored under `key` for `identifier`; on the first read, `makeDefault()` is
-    /// evaluated (outside any lock), stored and returned.
+    /// evaluated (outside any lock), stored and returned. Either is an access, never a mutation,
+    /// for an object's observers.
     @inlinable
     static func value<Value>(
         of key: TraitSlotKey,
         for identifier: InjectableIdentifier,
+        observable: Bool = true,
+        learning learn: () -> TraitObservers? = { nil },
         orStore makeDefault: () -> Value
     ) -> Value {
-        if let stored = value(of: key, as: Value.self, for: identifier) {
+        if let stored = value(of: key, as: Value.self, for: identifier, observable: observable, learning: learn) {
             return stored
         }
         return storeDefault(makeDefault(), under: key, for: identifier)
@@ -93,6 +114,9 @@ enum TraitStore {
 
     /// Stores `value` under `key` for an identifier that is not replaced (a class instance's, or
     /// a uniquely held one).
+    ///
+    /// For an observed object whose trait `key` has been read, the store is a mutation its
+    /// observers see once.
     @inlinable
     static func setValue<Value>(
         _ value: Value,
@@ -100,11 +124,37 @@ enum TraitStore {
         forShared identifier: InjectableIdentifier
     ) {
         var incoming = value
-        let (added, released) = identifier.slot.withLock { $0.store(&incoming, under: key) }
-        if added { adjustCount(by: 1) }
-        // The replaced value (in `incoming` or `released`) is released here, outside the lock.
+        if let observed = store(&incoming, under: key, in: identifier.slot, unlessObserved: true) {
+            observed.changing {
+                _ = store(&incoming, under: key, in: identifier.slot, unlessObserved: false)
+            }
+        }
+        // The replaced value, swapped into `incoming`, is released here, outside the lock.
         withExtendedLifetime(incoming) {}
+    }
+
+    /// Stores `value` under `key` in `slot`, swapping the replaced value into `value`; or, if
+    /// `unlessObserved` and observers may be tracking the trait, stores nothing and returns it,
+    /// for the caller to store within a mutation.
+    @inlinable
+    static func store<Value>(
+        _ value: inout Value,
+        under key: TraitSlotKey,
+        in slot: TraitSlot,
+        unlessObserved: Bool
+    ) -> ObservedTrait? {
+        var observed: ObservedTrait?
+        let (added, released) = slot.withLockedHeader { header -> (added: Bool, released: AnyTraitBox?) in
+            if unlessObserved, case .observed = header.observers, let trait = header.observers.observed(key) {
+                observed = trait
+                return (false, nil)
+            }
+            return header.entries.store(&value, under: key)
+        }
+        if added { adjustCount(by: 1) }
+        // A replaced shared cell is released here, outside the lock.
         withExtendedLifetime(released) {}
+        return observed
     }
 
     /// Removes the value under `key`, with the same copy-on-write rule as `setValue`.
@@ -113,38 +163,63 @@ enum TraitStore {
         if isKnownUniquelyReferenced(&identifier) {
             removeValue(under: key, forShared: identifier)
         } else {
-            var entries = identifier.slot.withLock { $0 }
-            guard entries.remove(key) != nil else { return }
-            identifier = adopt(entries)
+            let (entries, observers) = identifier.slot.withLockedHeader { ($0.entries, $0.observers) }
+            guard entries.index(of: key) != nil else { return }
+            identifier = changing(observers.observed(key)) {
+                var entries = entries
+                _ = entries.remove(key)
+                return adopt(entries, observers: observers)
+            }
         }
     }
 
     /// Removes the value under `key` for an identifier that is not replaced (a class instance's,
-    /// or a uniquely held one).
+    /// or a uniquely held one): for an observed object, a mutation of `key`.
     @usableFromInline
     static func removeValue(under key: TraitSlotKey, forShared identifier: InjectableIdentifier) {
-        let released = identifier.slot.withLock { $0.remove(key) }
+        let observed = identifier.slot.withLockedHeader { $0.observers.observed(key) }
+        let released = changing(observed) {
+            identifier.slot.withLock { $0.remove(key) }
+        }
         if released != nil { adjustCount(by: -1) }
         // The removed value is released here, outside the lock.
         withExtendedLifetime(released) {}
     }
 
-    /// A fresh identifier holding all of `source`'s traits, with `value` stored under `key`.
+    /// A fresh identifier holding all of `source`'s traits, with `value` stored under `key`: for
+    /// an observed object (whose identifier a string-named set replaced), a mutation of `key`,
+    /// and the fresh identifier reports to the same observers.
     @usableFromInline
     static func copy<Value>(
         of source: InjectableIdentifier,
         setting value: Value,
         under key: TraitSlotKey
     ) -> InjectableIdentifier {
-        var entries = source.slot.withLock { $0 }
+        var observers = TraitObservers.unknown
+        var entries = source.slot.withLockedHeader { header -> TraitEntries in
+            observers = header.observers
+            return header.entries
+        }
         var incoming = value
-        _ = entries.store(&incoming, under: key)
-        return adopt(entries)
+        guard case .observed = observers, let trait = observers.observed(key) else {
+            _ = entries.store(&incoming, under: key)
+            return adopt(entries, observers: observers)
+        }
+        return trait.changing {
+            _ = entries.store(&incoming, under: key)
+            return adopt(entries, observers: observers)
+        }
     }
 
-    /// A fresh identifier whose slot holds `entries`.
-    private static func adopt(_ entries: TraitEntries) -> InjectableIdentifier {
-        let fresh = InjectableIdentifier(entries: entries)
+    /// Runs `change`, a write of a trait: within a mutation if observers may be tracking it.
+    private static func changing<Result>(_ observed: ObservedTrait?, _ change: () -> Result) -> Result {
+        guard let observed else { return change() }
+        return observed.changing(change)
+    }
+
+    /// A fresh identifier whose slot holds `entries`, observed as `observers` say.
+    private static func adopt(_ entries: TraitEntries, observers: TraitObservers) -> InjectableIdentifier {
+        let fresh = InjectableIdentifier(entries: entries, observers: observers)
         adjustCount(by: entries.count)
         return fresh
     }

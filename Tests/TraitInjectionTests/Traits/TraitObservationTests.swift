@@ -1,0 +1,223 @@
+import Dispatch
+import Observation
+import Synchronization
+import TestFixtures
+import Testing
+import TraitInjection
+
+/// A typed trait of the observed models, whose default comes from an injector.
+enum ObservedPetTrait: TraitKey {
+    static let pet = InjectorDefault(Pet.rover)
+    static var defaultValue: Pet { pet.value }
+}
+
+/// A second typed trait, of the same value type as the first, read through `trait(_:orDefaultTo:)`.
+enum ObservedWalkerTrait: TraitKey {
+    static var defaultValue: Pet { Pet(name: "Rex", species: "Dog") }
+}
+
+/// A typed trait whose injector only the injector test changes.
+enum ObservedBowlTrait: TraitKey {
+    static let bowl = InjectorDefault("red")
+    static var defaultValue: String { bowl.value }
+}
+
+/// The *Getting started* way: a trait protocol whose extension reads and writes a typed key.
+protocol ObservedPetInjected: Injected {}
+
+extension ObservedPetInjected {
+    var pet: Pet {
+        get { self[trait: ObservedPetTrait.self] }
+        set { self[trait: ObservedPetTrait.self] = newValue }
+    }
+
+    var walker: Pet {
+        get { trait(ObservedWalkerTrait.self, orDefaultTo: Pet(name: "Rex", species: "Dog")) }
+        set { setTrait(ObservedWalkerTrait.self, to: newValue) }
+    }
+
+    /// A trait written the seed's way, through the string-named API.
+    var nickname: String {
+        get { Injectable.get(traitName: "nickname", for: injectableIdentifier, orDefaultTo: "none") }
+        set { Injectable.set(traitName: "nickname", for: &injectableIdentifier, to: newValue) }
+    }
+}
+
+/// What a generated trait adds for classes: setters through a `let` reference.
+extension ObservedPetInjected where Self: AnyObject {
+    var pet: Pet {
+        get { self[trait: ObservedPetTrait.self] }
+        nonmutating set { self[trait: ObservedPetTrait.self] = newValue }
+    }
+
+    var walker: Pet {
+        get { trait(ObservedWalkerTrait.self, orDefaultTo: Pet(name: "Rex", species: "Dog")) }
+        nonmutating set { setTrait(ObservedWalkerTrait.self, to: newValue) }
+    }
+}
+
+@Observable
+final class ObservedModel: ObservedPetInjected, @unchecked Sendable {
+    // `@unchecked Sendable`: the tests set traits from other threads, which the library makes safe;
+    // `name` is only touched on the test's thread and the identifier is never replaced.
+    @ObservationIgnored var injectableIdentifier = InjectableIdentifier()
+    var name = "Joe"
+}
+
+/// A class that is not `Observable`, with the same traits.
+final class PlainModel: ObservedPetInjected {
+    var injectableIdentifier = InjectableIdentifier()
+}
+
+/// A struct with the same traits: Observation cannot watch a value.
+struct ObservedValue: ObservedPetInjected {
+    var injectableIdentifier = InjectableIdentifier()
+}
+
+/// How many times the observers of `read` fired while `change` ran (`onChange` fires at most once
+/// per tracking, so 0 or 1), and how many times in all while `change` ran, when `read` is tracked
+/// afresh after every firing.
+func firings(of read: () -> Void, during change: () -> Void) -> Int {
+    let fired = Mutex(0)
+    withObservationTracking(read) { fired.withLock { $0 += 1 } }
+    change()
+    return fired.withLock { $0 }
+}
+
+/// Sets `pet` through generic code over the trait protocol.
+func rename<Owner: ObservedPetInjected>(_ owner: inout Owner, to name: String) {
+    owner.pet.name = name
+}
+
+@Suite("Traits of an @Observable class take part in Observation")
+struct TraitObservationTests {
+    @Test("A set fires once, for the observers of that trait of that instance only")
+    func setFiresOnceForThatTraitOnly() {
+        let model = ObservedModel()
+        let other = ObservedModel()
+        #expect(firings(of: { _ = model.pet }, during: { model.pet = Pet(name: "Coco", species: "Dog") }) == 1)
+        #expect(firings(of: { _ = model.pet }, during: { model.walker.name = "Fido" }) == 0)
+        #expect(firings(of: { _ = model.pet }, during: { other.pet.name = "Bubba" }) == 0)
+        #expect(firings(of: { _ = model.pet }, during: { model.name = "Joe" }) == 0)
+        #expect(firings(of: { _ = model.walker }, during: { model.walker.name = "Max" }) == 1)
+        #expect(model.pet.name == "Coco")
+        #expect(model.walker.name == "Max")
+        #expect(other.pet.name == "Bubba")
+    }
+
+    @Test("Reads fire nothing; the first read, which stores the default, is an access")
+    func readsAreAccesses() {
+        let model = ObservedModel()
+        // The first read happens inside the tracking: it finds the object observable and is
+        // recorded, so the set after it fires.
+        #expect(firings(of: { _ = model.pet }, during: { _ = model.pet }) == 0)
+        #expect(firings(of: { _ = model.walker }, during: { _ = ObservedModel().walker }) == 0)
+        let fresh = ObservedModel()
+        #expect(firings(of: { _ = fresh.pet }, during: { fresh.pet.name = "Coco" }) == 1)
+    }
+
+    @Test("A mutating member of the value fires once: model.pet.name = …")
+    func mutatingMemberFiresOnce() {
+        let model = ObservedModel()
+        let fired = Mutex(0)
+        withObservationTracking {
+            _ = model.pet
+        } onChange: {
+            fired.withLock { $0 += 1 }
+        }
+        model.pet.name = "Coco"
+        model.pet.name = "Bubba"
+        #expect(fired.withLock { $0 } == 1)  // once: `onChange` ends its tracking
+        #expect(firings(of: { _ = model.pet.name }, during: { model.pet.name = "Max" }) == 1)
+        #expect(model.pet.name == "Max")
+    }
+
+    @Test("Generic code over the trait protocol and an existential fire once")
+    func genericAndExistentialSetsFire() {
+        var model = ObservedModel()
+        #expect(firings(of: { _ = model.pet }, during: { rename(&model, to: "Coco") }) == 1)
+        var existential: any ObservedPetInjected = model
+        #expect(firings(of: { _ = model.pet }, during: { existential.pet.name = "Bubba" }) == 1)
+        #expect(firings(of: { _ = existential.pet }, during: { model.pet.name = "Max" }) == 1)
+        #expect(model.pet.name == "Max")
+    }
+
+    @Test("The string API's set fires once for the observers of that string-named trait only")
+    func stringAPISetFires() {
+        var model = ObservedModel()
+        _ = model.pet  // the object's first typed read makes it known as observable
+        #expect(
+            firings(
+                of: { _ = model.nickname },
+                during: { Injectable.set(traitName: "nickname", for: &model.injectableIdentifier, to: "Jo") }) == 1)
+        #expect(firings(of: { _ = model.pet }, during: { model.nickname = "Joey" }) == 0)
+        #expect(firings(of: { _ = model.nickname }, during: { model.pet.name = "Coco" }) == 0)
+        #expect(firings(of: { _ = model.nickname }, during: { model.nickname = "Joseph" }) == 1)
+        // `nil` removes an optional string-named trait: a change too.
+        let optionalSet = firings(
+            of: { let _: String? = Injectable.get(traitName: "title", for: model.injectableIdentifier) },
+            during: { Injectable.set(traitName: "title", for: &model.injectableIdentifier, to: String?.none) })
+        #expect(optionalSet == 1)
+        #expect(model.nickname == "Joseph")
+    }
+
+    @Test("Resetting a trait fires once; its next read stores the default again")
+    func resetFiresOnce() {
+        let model = ObservedModel()
+        model.pet.name = "Coco"
+        #expect(firings(of: { _ = model.pet }, during: { model.resetTrait(ObservedPetTrait.self) }) == 1)
+        #expect(firings(of: { _ = model.pet }, during: { _ = model.pet }) == 0)
+        #expect(model.pet == .rover)
+    }
+
+    @Test("Changing an injector's default fires nothing: it changes nothing an instance holds")
+    func injectorDefaultChangeFiresNothing() {
+        let model = ObservedModel()
+        #expect(model[trait: ObservedBowlTrait.self] == "red")
+        #expect(
+            firings(of: { _ = model[trait: ObservedBowlTrait.self] }, during: { ObservedBowlTrait.bowl.value = "blue" })
+                == 0)
+        #expect(model[trait: ObservedBowlTrait.self] == "red")
+        #expect(ObservedModel()[trait: ObservedBowlTrait.self] == "blue")
+    }
+
+    @Test("A set on another thread fires once")
+    func setOnAnotherThreadFires() async {
+        let model = ObservedModel()
+        let fired = Mutex(0)
+        withObservationTracking {
+            _ = model.pet
+        } onChange: {
+            fired.withLock { $0 += 1 }
+        }
+        await onOwnThreads { _ in model.pet.name = "Coco" }
+        #expect(fired.withLock { $0 } == 1)
+        #expect(model.pet.name == "Coco")
+    }
+
+    @available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
+    @Test("Observations { model.pet } yields the new value after a set")
+    func observationsSequence() async {
+        let model = ObservedModel()
+        let names = Observations { model.pet.name }
+        var iterator = names.makeAsyncIterator()
+        #expect(await iterator.next() == "Rover")
+        model.pet.name = "Coco"
+        #expect(await iterator.next() == "Coco")
+    }
+
+    @Test("Plain classes and structs keep their traits and behaviour, and are never observed")
+    func othersAreNotObserved() {
+        let plain = PlainModel()
+        #expect(firings(of: { _ = plain.pet }, during: { plain.pet.name = "Coco" }) == 0)
+        #expect(plain.pet.name == "Coco")
+
+        var value = ObservedValue()
+        #expect(firings(of: { _ = value.pet }, during: { value.pet.name = "Coco" }) == 0)
+        var copy = value
+        copy.pet.name = "Bubba"
+        #expect(value.pet.name == "Coco")
+        #expect(copy.pet.name == "Bubba")
+        #expect(copy.injectableIdentifier !== value.injectableIdentifier)
+    }
+}
