@@ -6,7 +6,8 @@ import TraitInjection
 // - an observed trait read, against a read of a stored property of an `@Observable` class plus a
 //   trait read of a plain class (the bound), both outside and inside a tracking;
 // - an observed trait set, against a stored property set plus a plain class's trait set;
-// - a plain class's trait read and set, which must not pay for any of it.
+// - a plain class's trait read and set, which must not pay for any of it, and its first read,
+//   which checks its type once.
 // The rows with structs (`Trait get hit`, `first read`, `set unique`, `copy-on-write`) are in
 // TraitBenchmarks.swift.
 
@@ -55,7 +56,28 @@ func tracking(_ tracked: Bool, _ body: () -> Void) {
     }
 }
 
+/// Measures the first read of `pet` by 1,000 owners made before the measurement and dropped
+/// after it, as `Trait get first read` does for structs.
+func measureFirstReads<Owner: Injected>(_ benchmark: Benchmark, _ make: () -> Owner, _ read: (Owner) -> Pet) {
+    var fresh: [Owner] = []
+    fresh.reserveCapacity(benchmark.scaledIterations.count)
+    for _ in benchmark.scaledIterations { fresh.append(make()) }
+    benchmark.startMeasurement()
+    for owner in fresh { blackHole(read(owner)) }
+    benchmark.stopMeasurement()
+    blackHole(fresh)
+}
+
 func registerObservationBenchmarks() {
+    // The first read of a plain class finds out that it is not `Observable`; of an observed one,
+    // makes the trait's registrar.
+    Benchmark("Plain class trait get first read") { benchmark in
+        measureFirstReads(benchmark, PlainOwner.init) { $0.pet }
+    }
+    Benchmark("Observed trait get first read") { benchmark in
+        measureFirstReads(benchmark, ObservedOwner.init) { $0.pet }
+    }
+
     for (count, label) in [(1, "1"), (10_000, "10_000")] {
         for tracked in [false, true] {
             let within = tracked ? ", tracked" : ""

@@ -24,10 +24,10 @@
 ///
 /// All members are safe to call from any thread. For a faster, typo-proof path, see ``TraitKey``.
 ///
-/// On an `@Observable` class, these reads are accesses, and `set` a change its observers see,
+/// On an `@Observable` class, these reads are accesses, and the sets changes its observers see,
 /// once the object has read a trait through a typed key or a generated trait: the identifier
-/// alone does not tell whether its object is `Observable` (the *Traits* article, *Observing
-/// traits*).
+/// alone does not tell whether its object is `Observable`. Set an object's traits with
+/// ``set(traitName:forObject:to:)`` (the *Traits* article, *Observing traits*).
 public enum Injectable {
     /// The trait `traitName` of type `T` stored for `identifier`, or `nil` if there is none.
     ///
@@ -67,7 +67,8 @@ public enum Injectable {
     /// Sets the trait `traitName` of type `T` for `identifier`.
     ///
     /// If `identifier` is shared with copies of a struct, it is first replaced by a fresh
-    /// identifier holding a copy of all its traits, so the copies keep their values.
+    /// identifier holding a copy of all its traits, so the copies keep their values. For an
+    /// object, use ``set(traitName:forObject:to:)``.
     ///
     /// - Parameters:
     ///   - traitName: The trait's name.
@@ -79,6 +80,40 @@ public enum Injectable {
             optional.set(value, traitName: traitName, for: &identifier)
         } else {
             TraitStore.setValue(value, under: .named(traitName, T.self), for: &identifier)
+        }
+    }
+
+    /// Sets the trait `traitName` of type `T` for an object, whose identifier `identifier` is.
+    ///
+    /// The identifier is taken as it is, not `inout`, and never replaced: every reference to the
+    /// object sees the new value, on any thread, and the object's property is not written. So a
+    /// class's string-named property can have a `nonmutating set`, and an `@Observable` class's
+    /// observers, which this set fires, can read the object:
+    ///
+    /// ```swift
+    /// extension NicknameInjected where Self: AnyObject {
+    ///     var nickname: String {
+    ///         get { Injectable.get(traitName: "nickname", for: injectableIdentifier, orDefaultTo: "") }
+    ///         nonmutating set { Injectable.set(traitName: "nickname", forObject: injectableIdentifier, to: newValue) }
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// (With ``set(traitName:for:to:)``, the set is a write to the object's `injectableIdentifier`
+    /// for its whole length, and an observer that reads the object meanwhile breaks Swift's
+    /// exclusive access to it.) Do not use it for a struct: its copies, which share an identifier
+    /// until one of them writes, would all see the value.
+    ///
+    /// - Parameters:
+    ///   - traitName: The trait's name.
+    ///   - identifier: The object's identifier.
+    ///   - value: The new value; `nil` (for an optional `T`) removes the trait.
+    @inlinable
+    public static func set<T: Sendable>(traitName: String, forObject identifier: InjectableIdentifier, to value: T) {
+        if let optional = T.self as? any OptionalTraitValue.Type {
+            optional.set(value, traitName: traitName, forObject: identifier)
+        } else {
+            TraitStore.setValue(value, under: .named(traitName, T.self), forShared: identifier)
         }
     }
 

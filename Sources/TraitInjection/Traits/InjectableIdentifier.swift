@@ -48,10 +48,9 @@ public final class InjectableIdentifier: @unchecked Sendable {
         slot = TraitSlot.make(TraitEntries())
     }
 
-    /// Creates an identifier whose traits are `entries`, for an object observed as `observers` say
-    /// (a copy-on-write copy's).
-    init(entries: TraitEntries, observers: TraitObservers) {
-        slot = TraitSlot.make(entries, observers: observers)
+    /// Creates an identifier whose traits are `entries`.
+    init(entries: TraitEntries) {
+        slot = TraitSlot.make(entries)
     }
 
     deinit {

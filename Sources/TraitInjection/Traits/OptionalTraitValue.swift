@@ -48,4 +48,15 @@ extension OptionalTraitValue {
             TraitStore.removeValue(under: key, for: &identifier)
         }
     }
+
+    /// ``set(_:traitName:for:)`` for an object's identifier, which is never replaced.
+    @usableFromInline
+    static func set<T>(_ value: T, traitName: String, forObject identifier: InjectableIdentifier) {
+        let key = TraitSlotKey.named(traitName, Wrapped.self)
+        if let wrapped = (value as! Self).wrappedTraitValue {
+            TraitStore.setValue(wrapped, under: key, forShared: identifier)
+        } else {
+            TraitStore.removeValue(under: key, forShared: identifier)
+        }
+    }
 }

@@ -21,19 +21,15 @@ final class TraitSlot: ManagedBuffer<TraitSlot.Header, LockPrimitive> {
         /// The number ``InjectableIdentifier/description`` shows; 0 until it is first asked for.
         var number: UInt64 = 0
         /// Whether its object takes part in Observation (``TraitObservers``).
-        @usableFromInline var observers: TraitObservers
+        @usableFromInline var observers = TraitObservers.unknown
 
-        init(entries: TraitEntries, observers: TraitObservers) {
-            self.entries = entries
-            self.observers = observers
-        }
+        init(entries: TraitEntries) { self.entries = entries }
     }
 
     /// A slot holding `entries`, its lock initialised.
     @usableFromInline
-    static func make(_ entries: TraitEntries, observers: TraitObservers = .unknown) -> TraitSlot {
-        let slot = unsafeDowncast(
-            create(minimumCapacity: 1) { _ in Header(entries: entries, observers: observers) }, to: TraitSlot.self)
+    static func make(_ entries: TraitEntries) -> TraitSlot {
+        let slot = unsafeDowncast(create(minimumCapacity: 1) { _ in Header(entries: entries) }, to: TraitSlot.self)
         slot.withUnsafeMutablePointerToElements { Platform.initialize($0) }
         return slot
     }

@@ -98,7 +98,7 @@ enum TraitStore {
     // MARK: Writing
 
     /// Stores `value` under `key` for `identifier`, first giving `identifier` a fresh identifier
-    /// with a copy of all its traits if other copies share it.
+    /// with a copy of all its traits if other copies share it, unless it is an object's.
     @inlinable
     static func setValue<Value>(
         _ value: Value,
@@ -107,8 +107,8 @@ enum TraitStore {
     ) {
         if isKnownUniquelyReferenced(&identifier) {
             setValue(value, under: key, forShared: identifier)
-        } else {
-            identifier = copy(of: identifier, setting: value, under: key)
+        } else if let fresh = copy(of: identifier, setting: value, under: key) {
+            identifier = fresh
         }
     }
 
@@ -136,6 +136,10 @@ enum TraitStore {
     /// Stores `value` under `key` in `slot`, swapping the replaced value into `value`; or, if
     /// `unlessObserved` and observers may be tracking the trait, stores nothing and returns it,
     /// for the caller to store within a mutation.
+    ///
+    /// The check and the store are one hold of the lock, so a first observed read of the trait
+    /// (which makes its registrar) comes either before (and this is a mutation) or after (and
+    /// reads the new value).
     @inlinable
     static func store<Value>(
         _ value: inout Value,
@@ -162,64 +166,72 @@ enum TraitStore {
     static func removeValue(under key: TraitSlotKey, for identifier: inout InjectableIdentifier) {
         if isKnownUniquelyReferenced(&identifier) {
             removeValue(under: key, forShared: identifier)
-        } else {
-            let (entries, observers) = identifier.slot.withLockedHeader { ($0.entries, $0.observers) }
-            guard entries.index(of: key) != nil else { return }
-            identifier = changing(observers.observed(key)) {
-                var entries = entries
-                _ = entries.remove(key)
-                return adopt(entries, observers: observers)
-            }
+            return
         }
+        guard var entries = entriesToCopy(from: identifier) else {
+            return removeValue(under: key, forShared: identifier)
+        }
+        guard entries.remove(key) != nil else { return }
+        identifier = adopt(entries)
     }
 
     /// Removes the value under `key` for an identifier that is not replaced (a class instance's,
-    /// or a uniquely held one): for an observed object, a mutation of `key`.
+    /// or a uniquely held one). For an observed object whose trait `key` has been read, removing
+    /// a value is a mutation its observers see once; removing none is not a change.
     @usableFromInline
     static func removeValue(under key: TraitSlotKey, forShared identifier: InjectableIdentifier) {
-        let observed = identifier.slot.withLockedHeader { $0.observers.observed(key) }
-        let released = changing(observed) {
-            identifier.slot.withLock { $0.remove(key) }
+        var observed: ObservedTrait?
+        var removed = identifier.slot.withLockedHeader { header -> AnyTraitBox? in
+            guard header.entries.index(of: key) != nil else { return nil }
+            // Checked and removed in one hold of the lock, as `store` does.
+            if case .observed = header.observers, let trait = header.observers.observed(key) {
+                observed = trait
+                return nil
+            }
+            return header.entries.remove(key)
         }
-        if released != nil { adjustCount(by: -1) }
+        if let observed {
+            removed = observed.changing { identifier.slot.withLock { $0.remove(key) } }
+        }
+        if removed != nil { adjustCount(by: -1) }
         // The removed value is released here, outside the lock.
-        withExtendedLifetime(released) {}
+        withExtendedLifetime(removed) {}
     }
 
-    /// A fresh identifier holding all of `source`'s traits, with `value` stored under `key`: for
-    /// an observed object (whose identifier a string-named set replaced), a mutation of `key`,
-    /// and the fresh identifier reports to the same observers.
+    /// A fresh identifier holding all of `source`'s traits, with `value` stored under `key`; or,
+    /// if `source` is an object's, `nil`, once `value` is stored for it in place.
+    ///
+    /// An object's identifier is never replaced, even through the string-named setter, which
+    /// takes it `inout`: a typed set or read running meanwhile (another thread's, or the one whose
+    /// observers made this set) holds the identifier too, and would write to a slot no longer the
+    /// object's. A slot is known to be an object's once the object has read a trait through a
+    /// typed key; until then no observer can be tracking it.
     @usableFromInline
     static func copy<Value>(
         of source: InjectableIdentifier,
         setting value: Value,
         under key: TraitSlotKey
-    ) -> InjectableIdentifier {
-        var observers = TraitObservers.unknown
-        var entries = source.slot.withLockedHeader { header -> TraitEntries in
-            observers = header.observers
-            return header.entries
+    ) -> InjectableIdentifier? {
+        guard var entries = entriesToCopy(from: source) else {
+            setValue(value, under: key, forShared: source)
+            return nil
         }
         var incoming = value
-        guard case .observed = observers, let trait = observers.observed(key) else {
-            _ = entries.store(&incoming, under: key)
-            return adopt(entries, observers: observers)
-        }
-        return trait.changing {
-            _ = entries.store(&incoming, under: key)
-            return adopt(entries, observers: observers)
+        _ = entries.store(&incoming, under: key)
+        return adopt(entries)
+    }
+
+    /// The entries of `identifier` for a copy-on-write copy, or `nil` if it is an object's.
+    private static func entriesToCopy(from identifier: InjectableIdentifier) -> TraitEntries? {
+        identifier.slot.withLockedHeader { header -> TraitEntries? in
+            guard case .unknown = header.observers else { return nil }
+            return header.entries
         }
     }
 
-    /// Runs `change`, a write of a trait: within a mutation if observers may be tracking it.
-    private static func changing<Result>(_ observed: ObservedTrait?, _ change: () -> Result) -> Result {
-        guard let observed else { return change() }
-        return observed.changing(change)
-    }
-
-    /// A fresh identifier whose slot holds `entries`, observed as `observers` say.
-    private static func adopt(_ entries: TraitEntries, observers: TraitObservers) -> InjectableIdentifier {
-        let fresh = InjectableIdentifier(entries: entries, observers: observers)
+    /// A fresh identifier whose slot holds `entries`.
+    private static func adopt(_ entries: TraitEntries) -> InjectableIdentifier {
+        let fresh = InjectableIdentifier(entries: entries)
         adjustCount(by: entries.count)
         return fresh
     }

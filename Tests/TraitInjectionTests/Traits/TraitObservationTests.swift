@@ -54,6 +54,12 @@ extension ObservedPetInjected where Self: AnyObject {
         get { trait(ObservedWalkerTrait.self, orDefaultTo: Pet(name: "Rex", species: "Dog")) }
         nonmutating set { setTrait(ObservedWalkerTrait.self, to: newValue) }
     }
+
+    /// The string-named trait, set through the object's identifier as it is.
+    var nickname: String {
+        get { Injectable.get(traitName: "nickname", for: injectableIdentifier, orDefaultTo: "none") }
+        nonmutating set { Injectable.set(traitName: "nickname", forObject: injectableIdentifier, to: newValue) }
+    }
 }
 
 @Observable
@@ -142,23 +148,87 @@ struct TraitObservationTests {
         #expect(model.pet.name == "Max")
     }
 
-    @Test("The string API's set fires once for the observers of that string-named trait only")
+    @Test("The string API's sets fire once for the observers of that string-named trait only")
     func stringAPISetFires() {
         var model = ObservedModel()
         _ = model.pet  // the object's first typed read makes it known as observable
+        #expect(firings(of: { _ = model.nickname }, during: { model.nickname = "Jo" }) == 1)
+        #expect(firings(of: { _ = model.pet }, during: { model.nickname = "Joey" }) == 0)
+        #expect(firings(of: { _ = model.nickname }, during: { model.pet.name = "Coco" }) == 0)
+        // The `inout` setter fires too, and never replaces an object's identifier.
+        let identifier = model.injectableIdentifier
+        let copyOfReference = model
         #expect(
             firings(
                 of: { _ = model.nickname },
-                during: { Injectable.set(traitName: "nickname", for: &model.injectableIdentifier, to: "Jo") }) == 1)
-        #expect(firings(of: { _ = model.pet }, during: { model.nickname = "Joey" }) == 0)
-        #expect(firings(of: { _ = model.nickname }, during: { model.pet.name = "Coco" }) == 0)
-        #expect(firings(of: { _ = model.nickname }, during: { model.nickname = "Joseph" }) == 1)
-        // `nil` removes an optional string-named trait: a change too.
-        let optionalSet = firings(
-            of: { let _: String? = Injectable.get(traitName: "title", for: model.injectableIdentifier) },
-            during: { Injectable.set(traitName: "title", for: &model.injectableIdentifier, to: String?.none) })
-        #expect(optionalSet == 1)
-        #expect(model.nickname == "Joseph")
+                during: { Injectable.set(traitName: "nickname", for: &model.injectableIdentifier, to: "Joseph") }) == 1)
+        #expect(model.injectableIdentifier === identifier)
+        #expect(copyOfReference.nickname == "Joseph")
+        // `nil` removes an optional string-named trait: a change if there was a value.
+        let title = { () -> String? in Injectable.get(traitName: "title", for: model.injectableIdentifier) }
+        #expect(
+            firings(
+                of: { _ = title() },
+                during: { Injectable.set(traitName: "title", forObject: model.injectableIdentifier, to: "Dr") }) == 1)
+        #expect(
+            firings(
+                of: { _ = title() },
+                during: { Injectable.set(traitName: "title", forObject: model.injectableIdentifier, to: String?.none) })
+                == 1)
+        #expect(
+            firings(
+                of: { _ = title() },
+                during: { Injectable.set(traitName: "title", forObject: model.injectableIdentifier, to: String?.none) })
+                == 0)
+        #expect(title() == nil)
+    }
+
+    @Test("String-named reads are accesses only once the object has read a trait through a typed key")
+    func stringAPIReadsBeforeATypedRead() {
+        let model = ObservedModel()
+        // The identifier alone does not tell whether its object is `Observable`.
+        #expect(firings(of: { _ = model.nickname }, during: { model.nickname = "Jo" }) == 0)
+        _ = model.pet
+        #expect(firings(of: { _ = model.nickname }, during: { model.nickname = "Joey" }) == 1)
+    }
+
+    @Test("An observer that reads the object and tracks it again sees every string-named and typed set")
+    func observerThatReadsTheObject() {
+        let model = ObservedModel()
+        _ = model.walker  // the object's first typed read makes it known as observable
+        let seen = Mutex<[String]>([])
+        @Sendable func track() {
+            withObservationTracking {
+                _ = model.nickname
+                _ = model.pet
+            } onChange: {
+                // Runs before the change: it reads the object, and tracks it again.
+                seen.withLock { $0.append(model.nickname) }
+                track()
+            }
+        }
+        track()
+        model.nickname = "Jo"
+        model.pet.name = "Coco"
+        model.nickname = "Joey"
+        #expect(seen.withLock { $0 } == ["none", "Jo", "Jo"])
+        #expect(model.nickname == "Joey" && model.pet.name == "Coco")
+    }
+
+    @Test("A typed set whose observer makes a string-named set through the identifier keeps both writes")
+    func observerSettingThroughTheIdentifierKeepsBothWrites() {
+        let model = ObservedModel()
+        let identifier = model.injectableIdentifier
+        withObservationTracking {
+            _ = model.pet
+        } onChange: {
+            var reference = model
+            Injectable.set(traitName: "nickname", for: &reference.injectableIdentifier, to: "Jo")
+        }
+        model.pet.name = "Coco"
+        #expect(model.pet.name == "Coco")
+        #expect(model.nickname == "Jo")
+        #expect(model.injectableIdentifier === identifier)
     }
 
     @Test("Resetting a trait fires once; its next read stores the default again")
