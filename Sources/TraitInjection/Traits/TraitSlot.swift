@@ -1,9 +1,10 @@
 /// One instance's traits behind their own lock, in a single allocation.
 ///
-/// The entries (with the number the identifier's description shows) are the buffer's header and the
-/// lock word its one tail element, so the lock has the fixed address a `pthread_mutex_t` or
-/// `os_unfair_lock` needs, and creating a slot costs one allocation instead of two (a ``Locked``
-/// wraps a buffer of its own).
+/// The entries, with the observation state (which holds the number the identifier's description
+/// shows), are the buffer's header and the lock word its one tail element, so the lock has the
+/// fixed address a `pthread_mutex_t` or `os_unfair_lock` needs, and creating a slot costs one
+/// allocation instead of two (a ``Locked`` wraps a buffer of its own). The header is 16 bytes:
+/// more moves the slot to the next allocation size (see ``TraitObservers/numbered(_:_:)``).
 ///
 /// The owning ``InjectableIdentifier`` holds the only lasting strong reference: the slot, and the
 /// instance's values with it, go when the identifier does. User code never runs under the lock:
@@ -18,9 +19,8 @@ final class TraitSlot: ManagedBuffer<TraitSlot.Header, LockPrimitive> {
     @usableFromInline
     struct Header {
         @usableFromInline var entries: TraitEntries
-        /// The number ``InjectableIdentifier/description`` shows; 0 until it is first asked for.
-        var number: UInt64 = 0
-        /// Whether its object takes part in Observation (``TraitObservers``).
+        /// Whether its object takes part in Observation, and the number
+        /// ``InjectableIdentifier/description`` shows once it is asked for (``TraitObservers``).
         @usableFromInline var observers = TraitObservers.unknown
 
         init(entries: TraitEntries) { self.entries = entries }
@@ -50,8 +50,10 @@ final class TraitSlot: ManagedBuffer<TraitSlot.Header, LockPrimitive> {
     /// dropping instances 1.2× one thread instead of 1.6×.)
     func number(orAssign next: () -> UInt64) -> UInt64 {
         withLockedHeader { header in
-            if header.number == 0 { header.number = next() }
-            return header.number
+            if case .numbered(let number, _) = header.observers { return number }
+            let number = next()
+            header.observers = .numbered(number, header.observers)
+            return number
         }
     }
 

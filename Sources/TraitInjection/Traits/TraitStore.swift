@@ -43,10 +43,10 @@ enum TraitStore {
     ) -> Value? {
         identifier.slot.withLockedHeader { header -> Value? in
             guard observable else { return header.entries.value(of: key, as: type) }
-            if case .unknown = header.observers, let learned = learn() {
-                header.observers = learned
+            if header.observers.isUnknown, let learned = learn() {
+                header.observers.learn(learned)
             }
-            if case .observed = header.observers, !header.observers.recordAccess(of: key) {
+            if header.observers.mayBeObserved, !header.observers.recordAccess(of: key) {
                 header.observers.recordFirstAccess(of: key)
             }
             return header.entries.value(of: key, as: type)
@@ -149,7 +149,7 @@ enum TraitStore {
     ) -> ObservedTrait? {
         var observed: ObservedTrait?
         let (added, released) = slot.withLockedHeader { header -> (added: Bool, released: AnyTraitBox?) in
-            if unlessObserved, case .observed = header.observers, let trait = header.observers.observed(key) {
+            if unlessObserved, header.observers.mayBeObserved, let trait = header.observers.observed(key) {
                 observed = trait
                 return (false, nil)
             }
@@ -184,7 +184,7 @@ enum TraitStore {
         var removed = identifier.slot.withLockedHeader { header -> AnyTraitBox? in
             guard header.entries.index(of: key) != nil else { return nil }
             // Checked and removed in one hold of the lock, as `store` does.
-            if case .observed = header.observers, let trait = header.observers.observed(key) {
+            if header.observers.mayBeObserved, let trait = header.observers.observed(key) {
                 observed = trait
                 return nil
             }
@@ -224,7 +224,7 @@ enum TraitStore {
     /// The entries of `identifier` for a copy-on-write copy, or `nil` if it is an object's.
     private static func entriesToCopy(from identifier: InjectableIdentifier) -> TraitEntries? {
         identifier.slot.withLockedHeader { header -> TraitEntries? in
-            guard case .unknown = header.observers else { return nil }
+            guard header.observers.isUnknown else { return nil }
             return header.entries
         }
     }

@@ -9,7 +9,8 @@ import TraitInjection
 @Observable
 final class ObservedKennel: Injected, @unchecked Sendable {
     // `@unchecked Sendable`: its one stored property is never replaced (the library never replaces
-    // an object's identifier), and its traits are safe to set from any thread.
+    // the identifier of an object that has read a trait through a typed key), and its traits are
+    // safe to set from any thread.
     @ObservationIgnored var injectableIdentifier = InjectableIdentifier()
 
     var toy: String {
@@ -69,6 +70,47 @@ extension TraitStoreStress {
                 #expect(kennel.toy == "\(thread)-999")
                 #expect(kennel.snack == "biscuit")
             }
+        }
+
+        @Test("Stress: string-named sets of an object race typed sets and reads, and lose nothing")
+        func stringNamedSetsRaceTypedAccess() {
+            let kennel = ObservedKennel()
+            let identifier = kennel.injectableIdentifier
+            _ = kennel.toy  // known as observable from here
+            let nicknameFirings = DeinitCounter()
+            DispatchQueue.concurrentPerform(iterations: 4) { thread in
+                for round in 0..<1_000 {
+                    switch thread {
+                    case 0:
+                        Injectable.set(traitName: "nickname", forObject: kennel.injectableIdentifier, to: "\(round)")
+                    case 1:
+                        Injectable.set(traitName: "title", forObject: kennel.injectableIdentifier, to: "\(round)")
+                        _ = kennel.toy
+                    case 2:
+                        kennel.toy = "\(round)"
+                    default:
+                        withObservationTracking {
+                            let _: String? = Injectable.get(traitName: "nickname", for: kennel.injectableIdentifier)
+                        } onChange: {
+                            nicknameFirings.increment()
+                        }
+                        _ = kennel.snack
+                    }
+                }
+            }
+            #expect(kennel.injectableIdentifier === identifier)
+            let nickname: String? = Injectable.get(traitName: "nickname", for: kennel.injectableIdentifier)
+            let title: String? = Injectable.get(traitName: "title", for: kennel.injectableIdentifier)
+            #expect(nickname == "999" && title == "999" && kennel.toy == "999")
+            // However the threads interleaved, no tracking was lost: after one more tracking and
+            // one more set, each of the 1,001 trackings has fired.
+            withObservationTracking {
+                let _: String? = Injectable.get(traitName: "nickname", for: kennel.injectableIdentifier)
+            } onChange: {
+                nicknameFirings.increment()
+            }
+            Injectable.set(traitName: "nickname", forObject: kennel.injectableIdentifier, to: "last")
+            #expect(nicknameFirings.count >= 1_001)
         }
 
         // Each set fires the trackings registered when it starts, once. A tracking ends after its

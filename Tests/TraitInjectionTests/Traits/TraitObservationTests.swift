@@ -231,6 +231,30 @@ struct TraitObservationTests {
         #expect(model.injectableIdentifier === identifier)
     }
 
+    @Test("An identifier's description, asked before or after the first read, changes nothing")
+    func describedIdentifiers() {
+        let before = ObservedModel()
+        let description = before.injectableIdentifier.description
+        #expect(firings(of: { _ = before.pet }, during: { before.pet.name = "Coco" }) == 1)
+        #expect(firings(of: { _ = before.walker }, during: { before.walker.name = "Max" }) == 1)
+        #expect(before.injectableIdentifier.description == description)
+
+        let after = ObservedModel()
+        _ = after.pet
+        let afterDescription = after.injectableIdentifier.description
+        #expect(firings(of: { _ = after.walker }, during: { after.walker.name = "Max" }) == 1)
+        #expect(firings(of: { _ = after.pet }, during: { after.pet.name = "Coco" }) == 1)
+        #expect(after.injectableIdentifier.description == afterDescription && afterDescription != description)
+
+        var value = ObservedValue()
+        let valueDescription = value.injectableIdentifier.description
+        value.pet.name = "Coco"
+        var copy = value
+        copy.pet.name = "Bubba"
+        #expect(value.injectableIdentifier.description == valueDescription)
+        #expect(copy.injectableIdentifier.description != valueDescription && value.pet.name == "Coco")
+    }
+
     @Test("Resetting a trait fires once; its next read stores the default again")
     func resetFiresOnce() {
         let model = ObservedModel()
