@@ -150,7 +150,7 @@ struct TraitObservationTests {
 
     @Test("The string API's sets fire once for the observers of that string-named trait only")
     func stringAPISetFires() {
-        var model = ObservedModel()
+        let model = ObservedModel()
         _ = model.pet  // the object's first typed read makes it known as observable
         #expect(firings(of: { _ = model.nickname }, during: { model.nickname = "Jo" }) == 1)
         #expect(firings(of: { _ = model.pet }, during: { model.nickname = "Joey" }) == 0)
@@ -222,7 +222,7 @@ struct TraitObservationTests {
         withObservationTracking {
             _ = model.pet
         } onChange: {
-            var reference = model
+            let reference = model
             Injectable.set(traitName: "nickname", for: &reference.injectableIdentifier, to: "Jo")
         }
         model.pet.name = "Coco"
