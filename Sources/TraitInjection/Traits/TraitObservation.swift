@@ -34,9 +34,8 @@ enum TraitObservers {
     @inlinable
     var isUnknown: Bool {
         switch self {
-        case .unknown: true
-        case .unobservable, .observed: false
-        case .numbered(_, let observers): observers.isUnknown
+        case .unknown, .numbered(_, .unknown): true
+        case .unobservable, .observed, .numbered: false
         }
     }
 
@@ -45,7 +44,10 @@ enum TraitObservers {
     var mayBeObserved: Bool {
         switch self {
         case .unknown, .unobservable: false
-        case .observed, .numbered: true
+        case .observed: true
+        // Never nested: a number is given once. (Not recursive, so that it inlines.)
+        case .numbered(_, .observed): true
+        case .numbered: false
         }
     }
 
@@ -97,6 +99,8 @@ enum TraitObservers {
     @usableFromInline
     mutating func recordFirstAccess(of key: TraitSlotKey) {
         if case .numbered(let number, var observers) = self {
+            // Lets go of the box, so that `observers` holds the array alone.
+            self = .unknown
             observers.recordFirstAccess(of: key)
             self = .numbered(number, observers)
             return
