@@ -54,12 +54,16 @@ enum TraitObservers {
     /// Replaces an unknown state with `learned`, keeping the number.
     @usableFromInline
     mutating func learn(_ learned: TraitObservers) {
-        if case .numbered(let number, var observers) = self {
-            observers.learn(learned)
-            self = .numbered(number, observers)
-        } else if case .unknown = self {
-            self = learned
-        }
+        updateNumbered { if case .unknown = $0 { $0 = learned } }
+    }
+
+    /// Runs `update` on the state, inside its number if it has one.
+    private mutating func updateNumbered(_ update: (inout TraitObservers) -> Void) {
+        guard case .numbered(let number, var observers) = self else { return update(&self) }
+        // Lets go of the box, so that `observers` holds its array alone (and appends in place).
+        self = .unknown
+        update(&observers)
+        self = .numbered(number, observers)
     }
 
     /// Where `object`'s traits report: found on its first typed read, under its slot's lock.
@@ -76,8 +80,8 @@ enum TraitObservers {
     @usableFromInline
     func observed(_ key: TraitSlotKey) -> ObservedTrait? {
         if case .numbered(_, let observers) = self { return observers.observed(key) }
-        guard case .observed(let traits) = self, let index = Self.index(of: key, in: traits) else { return nil }
-        return traits[index]
+        guard case .observed(let traits) = self else { return nil }
+        return traits.first { $0.key == key }
     }
 
     /// Records a read of `key` by an observed object, for the observers being tracked on this
@@ -89,7 +93,7 @@ enum TraitObservers {
     func recordAccess(of key: TraitSlotKey) -> Bool {
         if case .numbered(_, let observers) = self { return observers.recordAccess(of: key) }
         guard case .observed(let traits) = self else { return true }
-        guard let index = Self.index(of: key, in: traits) else { return false }
+        guard let index = traits.firstIndex(where: { $0.key == key }) else { return false }
         traits[index].recordAccess()
         return true
     }
@@ -98,29 +102,15 @@ enum TraitObservers {
     /// under the slot's lock, as ``recordAccess(of:)``.
     @usableFromInline
     mutating func recordFirstAccess(of key: TraitSlotKey) {
-        if case .numbered(let number, var observers) = self {
-            // Lets go of the box, so that `observers` holds the array alone.
-            self = .unknown
-            observers.recordFirstAccess(of: key)
-            self = .numbered(number, observers)
-            return
+        updateNumbered { observers in
+            guard case .observed(var traits) = observers else { return }
+            // Leaves `traits` the array's only reference, so that the append is in place.
+            observers = .unobservable
+            let trait = ObservedTrait(key: key)
+            traits.append(trait)
+            observers = .observed(traits)
+            trait.recordAccess()
         }
-        guard case .observed(var traits) = self else { return }
-        // Leaves `traits` the array's only reference, so that the append is in place.
-        self = .unobservable
-        let trait = ObservedTrait(key: key)
-        traits.append(trait)
-        self = .observed(traits)
-        trait.recordAccess()
-    }
-
-    private static func index(of key: TraitSlotKey, in traits: [ObservedTrait]) -> Int? {
-        var index = traits.startIndex
-        while index < traits.endIndex {
-            if traits[index].key == key { return index }
-            index += 1
-        }
-        return nil
     }
 }
 
