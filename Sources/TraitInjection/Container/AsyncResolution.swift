@@ -71,10 +71,10 @@ public struct AsyncResolution: Sendable {
         guard let lookup = resolution.lookup else {
             throw ResolutionError.expired(Service.self, name: name, arguments: (repeat each Argument).self)
         }
-        let (resolve, frame) = (resolution.resolve, resolution.frame)
         let values = (repeat each arguments)
-        return try await resolve.synchronouslyOnMainActor { @MainActor () throws(ResolutionError) in
-            try Resolution(resolve, frame, lookup).resolve(Service.self, name: name, arguments: repeat each values)
+        return try await resolution.resolve.synchronouslyOnMainActor(at: resolution.frame, from: lookup) {
+            @MainActor stack, t throws(ResolutionError) in
+            try Resolution(top: t, in: stack).resolve(Service.self, name: name, arguments: repeat each values)
         }
     }
 }

@@ -122,8 +122,8 @@ extension Container {
     /// observed resolve (a trace, a dry run) asks: the shortcut of an async resolve.
     @usableFromInline
     func keptBoxForTask(_ key: ServiceKey) -> AnyObject? {
-        guard !isTraced, Resolve.taskFrame?.resolve.isObserved != true else { return nil }
-        return entry(for: key)?.firstLook().box
+        guard !isTraced, let entry = entry(for: key), Resolve.taskFrame?.resolve.isObserved != true else { return nil }
+        return entry.read().box
     }
 
     /// ``resolveAsync(_:name:arguments:)`` when no instance is kept.

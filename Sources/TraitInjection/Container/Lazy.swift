@@ -39,9 +39,8 @@
 public struct Lazy<Service> {
     let storage: LazyStorage<Service>
 
-    init(resolvingFrom container: Container, name: String?, in resolve: Resolve) {
-        storage = LazyStorage(
-            resolvingFrom: container, name: name, graph: resolve.isDryRun ? nil : resolve.lazyRecord())
+    init(resolvingFrom container: Container, name: String?, graph: () -> GraphRecord?) {
+        storage = LazyStorage(resolvingFrom: container, name: name, graph: graph())
     }
 
     /// The service: resolved on first access, the same instance afterwards.

@@ -22,7 +22,7 @@ public struct Provider<Service>: Sendable {
     weak var container: Container?
     let name: String?
 
-    init(resolvingFrom container: Container, name: String?, in _: Resolve) {
+    init(resolvingFrom container: Container, name: String?, graph _: () -> GraphRecord?) {
         self.container = container
         self.name = name
     }

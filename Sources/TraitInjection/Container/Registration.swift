@@ -8,10 +8,23 @@
 ///     }
 /// ```
 ///
-/// The registration takes effect as a whole when the statement that makes it ends (when this
-/// value is let go): a resolve on another thread sees the previous registration, or this one with
-/// its scope and every `initCompleted` closure the statement gave it — never one in between. Refine
-/// it in that statement; a `Registration` kept in a variable takes effect when the variable goes.
+/// The registration takes effect when `register` returns, and each refinement replaces it at
+/// once, whole: a resolve sees it before a refinement or after, never half-applied. So a
+/// `Registration` may be kept in a variable and refined later, as Swinject users write it:
+///
+/// ```swift
+/// let registration = container.register(Database.self) { _ in Database() }
+/// registration.inScope(.container)
+/// let database = try container.resolve(Database.self)  // the singleton
+/// ```
+///
+/// A refinement applies only while the registration is still the one under its key: once the
+/// service is registered again, refining the old `Registration` changes nothing.
+///
+/// > Important: A resolve on another thread that races the `register` statement itself may see
+/// > the registration before a refinement of that statement (a `.graph` instance where the
+/// > statement goes on to say `.container`). Register before you share the container, as with
+/// > every container.
 public final class Registration<Service>: Sendable {
     private struct Draft {
         var scope = ScopeKind.graph
@@ -19,6 +32,10 @@ public final class Registration<Service>: Sendable {
         var reinitializeStrategy = ReinitializeStrategy.reCreate
         /// The registrations under other types (``implements(_:as:)``), each made from this one.
         var forwards: [(key: ServiceKey, binding: @Sendable (Binding) -> Binding)] = []
+        /// The binding filed last, while it is the key's.
+        var filed: Binding?
+        /// Whether another registration of the key replaced it: it is not filed again.
+        var isReplaced = false
     }
 
     private let container: Container
@@ -48,22 +65,36 @@ public final class Registration<Service>: Sendable {
         self.factory = factory
         self.autoInjects = autoInjects
         forwarding = Forwarding<Service, repeat each Argument>(name: name)
+        refine { _ in }
     }
 
-    deinit {
-        let draft = draft.withLock { $0 }
-        let binding = Binding(
-            Service.self,
-            description: description,
-            location: location,
-            assembly: assembly,
-            scope: draft.scope,
-            factory: factory,
-            completions: draft.completions,
-            reinitializeStrategy: draft.reinitializeStrategy,
-            autoInjects: autoInjects
-        )
-        container.register(binding, for: key, forwardedFrom: draft.forwards)
+    /// Applies `change` to the registration and files it anew, in place of the one this
+    /// registration filed last — unless the key has since been registered again. What the
+    /// replaced binding held goes after the lock.
+    @discardableResult
+    private func refine(_ change: (inout Draft) -> Void) -> Self {
+        let released = draft.withLock { draft -> [Any?] in
+            guard !draft.isReplaced else { return [] }
+            change(&draft)
+            let binding = Binding(
+                Service.self,
+                description: description,
+                location: location,
+                assembly: assembly,
+                scope: draft.scope,
+                factory: factory,
+                completions: draft.completions,
+                reinitializeStrategy: draft.reinitializeStrategy,
+                autoInjects: autoInjects
+            )
+            let (filed, released) = container.file(
+                binding, for: key, forwardedFrom: draft.forwards, replacing: draft.filed)
+            draft.filed = binding
+            draft.isReplaced = !filed
+            return released
+        }
+        withExtendedLifetime(released) {}
+        return self
     }
 
     /// Makes the registration reachable under `type` too, with the same name and argument types:
@@ -96,11 +127,10 @@ public final class Registration<Service>: Sendable {
     ) -> Self {
         let (forwarding, key) = (forwarding, key)
         guard forwarding.key(type) != key else { return self }  // Its own type: nothing to forward.
-        draft.withLock {
+        return refine {
             $0.forwards.append(
                 (forwarding.key(type), { forwarding.binding(type, convert, to: $0, forwarding: key) }))
         }
-        return self
     }
 
     /// Sets how long resolved instances are reused; ``Scope/graph`` by default.
@@ -109,16 +139,14 @@ public final class Registration<Service>: Sendable {
     /// between threads, so they are available only for `Sendable` services.
     @discardableResult
     public func inScope(_ scope: Scope<Service>) -> Self {
-        draft.withLock { $0.scope = scope.kind }
-        return self
+        refine { $0.scope = scope.kind }
     }
 
     /// Sets what ``Container/reinitialize()`` does with the cached instance;
     /// ``ReinitializeStrategy/reCreate`` by default.
     @discardableResult
     public func reinitialize(_ strategy: ReinitializeStrategy) -> Self {
-        draft.withLock { $0.reinitializeStrategy = strategy }
-        return self
+        refine { $0.reinitializeStrategy = strategy }
     }
 
     /// Adds a closure that completes each new instance after the whole object graph it belongs
@@ -138,8 +166,7 @@ public final class Registration<Service>: Sendable {
     /// throws, the whole resolve fails and nothing it created is kept.
     @discardableResult
     public func initCompleted(_ completion: @escaping @Sendable (Resolution, Service) throws -> Void) -> Self {
-        draft.withLock { $0.completions.append(.sync { r, instance in try completion(r, instance as! Service) }) }
-        return self
+        refine { $0.completions.append(.sync { r, instance in try completion(r, instance as! Service) }) }
     }
 
     /// Adds a closure that completes each new instance asynchronously, after the whole object
@@ -158,9 +185,6 @@ public final class Registration<Service>: Sendable {
     public func initCompleted(_ completion: @escaping @Sendable (AsyncResolution, Service) async throws -> Void)
         -> Self
     {
-        draft.withLock {
-            $0.completions.append(.async { r, instance in try await completion(r, instance as! Service) })
-        }
-        return self
+        refine { $0.completions.append(.async { r, instance in try await completion(r, instance as! Service) }) }
     }
 }

@@ -15,22 +15,15 @@
 /// lasts. A resolution kept and used later, or from another thread, resolves nothing: it throws
 /// ``ResolutionError/Kind-swift.enum/resolverExpired``. To resolve later, keep the container.
 public struct Resolution: Resolver {
-    @usableFromInline let resolve: Resolve
-    /// The service whose factory or completion received this, with the path to it.
-    @usableFromInline let frame: Frame?
-    /// Where lookups start: the container resolved from, or the one that keeps the shared
-    /// instance whose factory received this. Not retained, so that an instance keeping its
-    /// resolver does not keep its container (which keeps the instance); read only while the
-    /// resolve runs, which holds the container resolved from (and it its parents).
-    @usableFromInline unowned let lookup: Container
-    /// The thread it works on.
-    @usableFromInline let thread: UInt
+    /// Where it stands on its thread's ``ResolveStack``: a frame (`0…`), or the top of top
+    /// `-1 - position`.
+    @usableFromInline let position: Int
+    /// The serial of that record: the resolution is valid while the record is live.
+    @usableFromInline let serial: UInt64
 
-    init(_ resolve: Resolve, _ frame: Frame?, _ lookup: Container) {
-        self.resolve = resolve
-        self.frame = frame
-        self.lookup = lookup
-        thread = Platform.currentThread
+    init(position: Int, serial: UInt64) {
+        self.position = position
+        self.serial = serial
     }
 
     /// Resolves `service` registered under `name` with runtime `arguments`, as part of this
@@ -44,32 +37,8 @@ public struct Resolution: Resolver {
         name: String?,
         arguments: repeat each Argument
     ) throws(ResolutionError) -> Service {
-        guard isValid else {
-            throw ResolutionError.expired(Service.self, name: name, arguments: (repeat each Argument).self)
-        }
-        // Typed here, where `Service` is known; the engine behind `Resolve.resolve` is not.
-        var made: Service?
-        let key = ServiceKey(Service.self, name: name, arguments: (repeat each Argument).self)
-        let found = try resolve.resolve(key, ArgumentValues.of(repeat each arguments), from: lookup, at: frame) {
-            binding, resolution in
-            let factory = unsafeDowncast(binding.syncBox, to: FactoryBox<Service, repeat each Argument>.self)
-            let instance = try factory.make(resolution, repeat each arguments)
-            made = instance
-            return instance
-        }
-        switch found {
-        case .kept(let box): return unsafeDowncast(box, to: Kept<Service>.self).instance
-        case .made: return made.unsafelyUnwrapped
-        case .instance(let instance): return instance as! Service
-        case .unregistered:
-            return try resolve.unregistered(
-                Service.self, name: name, arguments: repeat each arguments, from: lookup, at: frame)
-        }
+        try Origin.resolution(self).resolve(Service.self, name: name, arguments: repeat each arguments)
     }
-
-    /// Whether it may resolve now: on its thread, while its resolve runs.
-    @usableFromInline
-    var isValid: Bool { resolve.isRunning && thread == Platform.currentThread }
 
     /// Resolves the unnamed registration of `service`, passing `arguments` to its factory.
     ///

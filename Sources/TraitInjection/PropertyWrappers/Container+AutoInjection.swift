@@ -22,8 +22,9 @@ extension Container {
         guard !properties.isEmpty else { return }
         var failure: InjectionError?
         do {
-            try topLevel { resolve, frame throws(ResolutionError) in
-                let resolution = Resolution(resolve, frame, self)
+            let stack = ResolvingThread.current.stack
+            try stack.topLevel(self, describing: "\(Instance.self)") { t throws(ResolutionError) in
+                let resolution = Resolution(top: t, in: stack)
                 for property in properties {
                     do throws(InjectionError) {
                         try property.inject(from: resolution)

@@ -104,6 +104,25 @@ final class Binding: Sendable {
     /// shared scopes too (it keeps nothing beyond the run).
     func isPerResolve(inDryRun isDryRun: Bool) -> Bool { isGraph || (isDryRun && isShared) }
 
+    /// What a new `instance` needs done once its object graph exists, in order: its auto-injection
+    /// (if it has ``Inject`` properties), then its `initCompleted` closures.
+    func completions(of instance: Any, from lookup: Container, creation: Creation?, part: UInt64?) -> [Resolve.Pending] {
+        var completions: [Resolve.Pending] = []
+        if autoInjects, let injection = autoInjection.injection(into: instance, of: self) {
+            completions.append(
+                Resolve.Pending(binding: self, lookup: lookup, creation: creation, part: part, run: .sync(injection)))
+        }
+        for completion in self.completions {
+            let run: Resolve.Pending.Run =
+                switch completion {
+                case .sync(let completion): .sync { try completion($0, instance) }
+                case .async(let completion): .async { try await completion($0, instance) }
+                }
+            completions.append(Resolve.Pending(binding: self, lookup: lookup, creation: creation, part: part, run: run))
+        }
+        return completions
+    }
+
     /// `Animal (name: "dog") at App.swift:12 in PetAssembly`.
     var summary: String { "\(description) at \(location)\(assembly.map { " in \($0)" } ?? "")" }
 }
@@ -152,4 +171,6 @@ enum Found {
     case instance(Any)
     /// Nothing is registered under the key: the call site tries `T?`, `Lazy` and `Provider`.
     case unregistered
+    /// The resolver asked has expired: its resolve has ended, or it belongs to another thread.
+    case expired
 }

@@ -60,7 +60,7 @@ enum Claim {
 
 extension KeptSlot {
     /// What `resolve` does to get the instance `binding` keeps here: claims it if there is none.
-    func claim(_ binding: Binding, by resolve: Resolve) -> Claim {
+    func claim(_ binding: Binding, by resolve: () -> Resolve) -> Claim {
         // A strong reference loaded from a weak one may be the last: released after the lock.
         var loaded: AnyObject?
         defer { withExtendedLifetime(loaded) {} }
@@ -77,7 +77,7 @@ extension KeptSlot {
             case .empty:
                 break
             }
-            let creation = Creation(slot: self, binding: binding, owner: resolve)
+            let creation = Creation(slot: self, binding: binding, owner: resolve())
             kept = .creating(creation)
             return .create(creation)
         }

@@ -13,8 +13,9 @@ protocol DeferredService {
     /// that instance, for ``Container/verify()``'s lifetime checks.
     static var keepsInstance: Bool { get }
 
-    /// One resolving `Deferred` under `name` from `container`, made by `resolve`.
-    init(resolvingFrom container: Container, name: String?, in resolve: Resolve)
+    /// One resolving `Deferred` under `name` from `container`; `graph` is the record of the
+    /// graph it was made in, for a ``Lazy``.
+    init(resolvingFrom container: Container, name: String?, graph: () -> GraphRecord?)
 }
 
 extension Lazy: DeferredService {
@@ -32,8 +33,8 @@ extension Provider: DeferredService {
 extension DeferredService {
     static var deferred: any Any.Type { Deferred.self }
 
-    /// One resolving `Deferred` under `name` from `container`, made by `resolve` for the
-    /// factory of `frame`.
+    /// One resolving `Deferred` under `name` from `container`, made at position (`t`, `f`) of
+    /// `stack`.
     ///
     /// - Throws: `notRegistered` if nothing in the container's chain provides `Deferred`. A dry
     ///   run (``Container/verify()``) also checks that a synchronous resolve of `Deferred` can
@@ -41,12 +42,14 @@ extension DeferredService {
     static func make(
         from container: Container,
         name: String?,
-        by resolve: Resolve,
-        at frame: Frame?
+        in stack: ResolveStack,
+        at t: Int,
+        _ f: Int
     ) throws(ResolutionError) -> Self {
-        let isDryRun = resolve.isDryRun
-        if keepsInstance, let findings = resolve.findings,
-            let holder = frame?.chain.first(where: { $0.binding.isShared })?.binding,
+        let findings = stack.tops[t].heavy?.findings
+        let isDryRun = findings != nil
+        if keepsInstance, let findings,
+            let holder = stack.frame(at: t, f)?.chain.first(where: { $0.binding.isShared })?.binding,
             findings.isFirstVisit(to: ServiceKey(Deferred.self, name: name, arguments: Void.self), keptBy: holder)
         {
             // What a kept instance will hold through the `Lazy`, checked as if it held it now: the
@@ -62,12 +65,12 @@ extension DeferredService {
             throw ResolutionError(
                 kind: problem.kind,
                 service: problem.service,
-                path: frame.steps + [step],
+                path: stack.steps(at: t, f) + [step],
                 availableRegistrations: problem.kind == .notRegistered
                     ? container.registrations(of: problem.serviceType) : []
             )
         }
-        return Self(resolvingFrom: container, name: name, in: resolve)
+        return Self(resolvingFrom: container, name: name) { isDryRun ? nil : stack.heavy(t).lazyRecord() }
     }
 
     static func laterResolveProblem(from container: Container, name: String?) -> LaterResolveProblem? {
@@ -125,7 +128,7 @@ extension Optional: OptionalService {
 /// through its own first resolve is reported with its path, and nothing is kept unless the whole
 /// resolve succeeds. The binding's empty completion, queued after the service's own, makes the
 /// instance complete only once those have run.
-final class LazyStorage<Service>: KeptSlot {
+final class LazyStorage<Service>: LazySlot {
     /// Weak: a service the container keeps may hold the `Lazy`.
     weak let container: Container?
     let binding: Binding
@@ -162,43 +165,8 @@ final class LazyStorage<Service>: KeptSlot {
         guard let container else {
             throw ResolutionError.containerReleased(Lazy<Service>.self, name: binding.description.name)
         }
-        var made: Service?
-        let found = try container.topLevel(inheriting: graph) { resolve, frame throws(ResolutionError) in
-            try resolve.make(binding, keptIn: self, by: container, from: container, at: frame, nil) { binding, r in
-                let instance = try unsafeDowncast(binding.syncBox, to: FactoryBox<Service>.self).make(r)
-                made = instance
-                return instance
-            }
+        return try withExtendedLifetime(container) { () throws(ResolutionError) in
+            try Origin.lazy(self).find(Service.self, name: nil)!
         }
-        switch found {
-        case .kept(let box): return unsafeDowncast(box, to: Kept<Service>.self).instance
-        case .made: return made!
-        case .instance(let instance): return instance as! Service
-        case .unregistered: preconditionFailure("a Lazy's own registration is always there")
-        }
-    }
-}
-
-extension Optional {
-    /// A top-level resolve of `Wrapped?` from `container`, whose chain registers no `Optional`
-    /// (`Container`'s `resolve` for `Optional` types): the resolve of `Wrapped`, with its own
-    /// shortcuts, or `nil` if nothing there provides it.
-    @inlinable
-    static func resolveWrapped<each Argument>(
-        from container: Container, name: String?, arguments: repeat each Argument
-    ) throws(ResolutionError) -> Wrapped? {
-        let key = ServiceKey(Wrapped.self, name: name, arguments: (repeat each Argument).self)
-        switch container.firstLook(key) {
-        case .kept(let box): return unsafeDowncast(box, to: Kept<Wrapped>.self).instance
-        case .observed:
-            return try container.resolveUnregistered(Wrapped?.self, name: name, arguments: repeat each arguments)
-        case .binding: break
-        case .unregistered:
-            // `nil`, unless `Wrapped` is itself an `Optional`, a `Lazy` or a `Provider` of something provided.
-            guard container.provides(Wrapped.self, name: name, arguments: (repeat each Argument).self) else {
-                return nil
-            }
-        }
-        return try container.resolve(Wrapped.self, name: name, arguments: repeat each arguments)
     }
 }

@@ -62,10 +62,10 @@ final class DryRunFindings: Sendable {
     /// needs what only a child registers. Records the problem, and returns that registration for
     /// the dry run to go on with; `nil` if it is not registered there either.
     func childOnly(_ key: ServiceKey, from lookup: Container, at frame: Frame?) -> RegistryEntry? {
-        guard container !== lookup, let (entry, _) = container.lookUp(key), let provided = entry.read().binding,
+        guard container !== lookup, let (entry, _) = container.lookUp(key),
             let holder = frame?.chain.first(where: { $0.binding.isShared })?.binding
         else { return nil }
-        add(.parentNeedsChild, holder, provided)
+        add(.parentNeedsChild, holder, entry.read().binding)
         return entry
     }
 
@@ -97,7 +97,7 @@ struct LaterResolveProblem {
     static func of<Service>(_: Service.Type, name: String?, from container: Container) -> LaterResolveProblem? {
         let description = ServiceDescription(Service.self, name: name, arguments: Void.self).description
         if let (entry, _) = container.lookUp(ServiceKey(Service.self, name: name, arguments: Void.self)) {
-            guard entry.read().binding?.needsAsyncResolve == true else { return nil }
+            guard entry.read().binding.needsAsyncResolve else { return nil }
             return LaterResolveProblem(
                 kind: .needsAsyncResolve, service: description, serviceType: ObjectIdentifier(Service.self))
         }

@@ -10,10 +10,9 @@ final class Frame: @unchecked Sendable {
     // to, and by the tasks its factories await.
     let resolve: Resolve
     let binding: Binding
-    let arguments: ArgumentValues?
-    /// `arguments`' hash, if it was taken (a registration that recurs on the path): a deep
+    /// Its runtime arguments, with their hash if the registration recurs on the path: a deep
     /// recursion's cycle checks compare it first.
-    let argumentsHash: Int?
+    let arguments: ArgumentValues?
     let outer: Frame?
     /// How many frames deep this is, across nested resolves: 1 for the outermost.
     let depth: Int
@@ -33,7 +32,6 @@ final class Frame: @unchecked Sendable {
         self.resolve = resolve
         self.binding = binding
         self.arguments = arguments
-        argumentsHash = arguments?.hash
         self.outer = outer
         depth = (outer?.depth ?? 0) + 1
         self.creation = creation
@@ -50,31 +48,56 @@ final class Frame: @unchecked Sendable {
         chain.map(\.binding.step).reversed()
     }
 
-    /// The path from the outermost frame making (or completing) `binding` with `values` to this
-    /// one, if there is one on the path: a cycle. `recurs` says whether `binding` is on the path at
-    /// all (with other arguments: a recursion, not a cycle).
+    /// The cycle back to `binding` with `values` from this frame (``Cycle``).
     func cycle(back binding: Binding, _ values: ArgumentValues?) -> (cycle: [ResolutionError.Step]?, recurs: Bool) {
-        var outermost: Frame?
-        var recurs = false
-        // Hashed at the first frame of `binding`: a deep recursion compares hashes first.
-        var hashed = values
-        var hash: Int?
-        var next: Frame? = self
-        while let frame = next {
-            next = frame.outer
-            guard frame.binding === binding else { continue }
+        guard chain.contains(where: { $0.binding === binding }) else { return (nil, false) }
+        var cycle = Cycle(back: binding, values)
+        for frame in chain where !cycle.visit(frame) { break }
+        return cycle.result(on: steps)
+    }
+
+    /// The search of a path, from its innermost frame outward, for the outermost frame making
+    /// `binding` with `values`: the path from there in is a cycle. It also finds whether `binding`
+    /// is on the path at all (with other arguments: a recursion, not a cycle).
+    struct Cycle {
+        let binding: Binding
+        let values: ArgumentValues?
+        private var recurs = false
+        /// `values`, hashed at the first frame of `binding`: a deep recursion compares hashes first.
+        private var hashed: ArgumentValues?
+        private var outermost: Int?
+
+        init(back binding: Binding, _ values: ArgumentValues?) {
+            self.binding = binding
+            self.values = values
+        }
+
+        /// Visits a frame of `binding` at `depth` whose arguments have `hash` (if hashed); whether
+        /// to go on.
+        mutating func visit(hash: Int?, depth: Int, arguments: () -> ArgumentValues?) -> Bool {
             if !recurs {
                 recurs = true
                 hashed = values?.hashed
-                hash = hashed?.hash
             }
             // Values that are not `Hashable` match none: no frame need compare them.
-            if values != nil, hash == nil { break }
-            if let hash, let other = frame.argumentsHash, hash != other { continue }
-            if frame.arguments.matches(hashed) { outermost = frame }
+            if values != nil, hashed?.hash == nil { return false }
+            if let mine = hashed?.hash, let hash, mine != hash { return true }
+            if arguments().matches(hashed) { outermost = depth }
+            return true
         }
-        guard let outermost else { return (nil, recurs) }
-        return (Array(steps.dropFirst(outermost.depth - 1)), true)
+
+        mutating func visit(_ frame: Frame) -> Bool {
+            frame.binding !== binding || visit(hash: frame.arguments?.hash, depth: frame.depth) { frame.arguments }
+        }
+
+        /// The cycle on `path` (from the outermost service to the innermost frame visited), and
+        /// whether `binding` recurs.
+        func result(on path: @autoclosure () -> [ResolutionError.Step]) -> (
+            cycle: [ResolutionError.Step]?, recurs: Bool
+        ) {
+            guard let outermost else { return (nil, recurs) }
+            return (Array(path().dropFirst(outermost - 1)), true)
+        }
     }
 }
 

@@ -45,7 +45,7 @@ final class GraphRecord: Sendable {
 
     /// Records the graph of the maker, which has succeeded; published when the root succeeds (at
     /// once if the maker is the root).
-    func remember(_ graph: [Resolve.GraphEntry], isRoot: Bool) {
+    func remember(_ graph: [GraphEntry], isRoot: Bool) {
         let remembered = graph.compactMap { entry -> Remembered? in
             guard entry.arguments == nil, type(of: entry.instance) is AnyClass else { return nil }
             return Remembered(

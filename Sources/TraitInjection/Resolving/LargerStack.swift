@@ -1,43 +1,57 @@
 import Dispatch
 
-/// What the library keeps per thread: the innermost frame whose factory or completion runs there
-/// (a `container.resolve` called there is nested in its resolve), the stack's limit, and on a
-/// helper thread the thread that runs its main-actor work. Made on the thread's first resolve,
-/// released when the thread exits.
+/// What the library keeps per thread: the stack of synchronous resolves it runs (its own, or on a
+/// helper thread the stack of the thread it works for), the stack's limit, and on a helper thread
+/// what it knows of that thread. Made on the thread's first resolve, released when it exits.
 final class ResolvingThread {
     private static let slot = ThreadLocal<ResolvingThread>()
-
-    /// Whether a resolve started on this thread now would be nested in an observed one (traced,
-    /// or a dry run): no shortcut applies.
-    static var isObserving: Bool {
-        slot.value?.isObserving == true
-    }
 
     /// The calling thread's.
     static var current: ResolvingThread {
         if let known = slot.value { return known }
-        let made = ResolvingThread()
+        let made = ResolvingThread(stack: ResolveStack())
         slot.value = made
         return made
     }
 
-    var innermost: Frame? {
-        didSet { isObserving = innermost?.resolve.isObserved == true }
-    }
-    /// Whether the innermost frame's resolve is traced or a dry run: then no shortcut applies.
-    private(set) var isObserving = false
+    let stack: ResolveStack
     /// On a helper thread of a chain that left the main actor, the thread that runs main-actor
     /// factories for it (``LargerStack/Caller``).
-    var mainActorCaller: LargerStack.Caller?
+    let mainActorCaller: LargerStack.Caller?
+    /// On a helper thread: whether the thread it works for could hold up a task by blocking.
+    private let worksForTasks: Bool
 
-    /// Below this address the stack is nearly used up: 0 where the platform does not say.
-    private(set) lazy var stackLimit: UInt = {
-        guard let (low, high) = Platform.stackBounds() else { return 0 }
-        return low + min(LargerStack.margin, (high - low) / 2)
+    private init(stack: ResolveStack, mainActorCaller: LargerStack.Caller? = nil, worksForTasks: Bool = false) {
+        self.stack = stack
+        self.mainActorCaller = mainActorCaller
+        self.worksForTasks = worksForTasks
+    }
+
+    /// Below the first address the stack is nearly used up, and a chain goes on on a helper
+    /// thread; below the second (half as far from the end) a factory that must run on this
+    /// thread — a main-actor one on the main actor's — does not start: 0 where the platform does
+    /// not say.
+    private(set) lazy var stackLimits: (low: UInt, exhausted: UInt) = {
+        guard let (low, high) = Platform.stackBounds() else { return (0, 0) }
+        let margin = min(LargerStack.margin, (high - low) / 2)
+        return (low + margin, low + margin / 2)
     }()
 
     /// Whether the caller runs on the main actor, or on a helper thread working for it.
     var canRunMainActor: Bool { mainActorCaller != nil || MainQueue.isCurrent }
+
+    /// Whether a thread blocked here could hold up an async resolve: the main actor's, one of the
+    /// cooperative pool's (it runs a task), or a helper thread working for either.
+    var mayHoldUpTasks: Bool {
+        worksForTasks || canRunMainActor || withUnsafeCurrentTask { $0 != nil }
+    }
+
+    /// Makes the calling thread, a new helper thread, work on `stack`.
+    fileprivate static func startHelper(
+        on stack: ResolveStack, mainActorCaller: LargerStack.Caller?, worksForTasks: Bool
+    ) {
+        slot.value = ResolvingThread(stack: stack, mainActorCaller: mainActorCaller, worksForTasks: worksForTasks)
+    }
 }
 
 /// Deep chains of dependencies on small stacks: when a thread's stack is nearly used up, the rest
@@ -56,37 +70,39 @@ enum LargerStack {
 
     /// Whether the calling thread's stack is nearly used up.
     static func isLow(_ thread: ResolvingThread) -> Bool {
-        Platform.currentFrameAddress() < thread.stackLimit
+        Platform.currentFrameAddress() < thread.stackLimits.low
     }
 
-    /// Runs `body`, the factory of `frame`, on a helper thread with a large stack, and returns its
-    /// result; `frame` is the helper's innermost, and the library's own task-local values
+    /// Whether the calling thread's stack is too nearly used up to start a factory that cannot
+    /// move to a helper thread.
+    static func isExhausted(_ thread: ResolvingThread) -> Bool {
+        Platform.currentFrameAddress() < thread.stackLimits.exhausted
+    }
+
+    /// Runs `body`, a factory at the top of `stack`, on a helper thread with a large stack that
+    /// works on `stack` meanwhile, and returns its result; the library's own task-local values
     /// (``Container/shared`` and injector default overrides) are bound there too.
     ///
-    /// - Throws: What `body` throws, or `.tooDeep` if the system grants no helper thread.
-    static func run<Result>(at frame: Frame, from thread: ResolvingThread, _ body: () throws -> Result) throws -> Result
+    /// - Returns: `nil` if the system grants no helper thread.
+    /// - Throws: What `body` throws.
+    static func run<Result>(_ stack: ResolveStack, from thread: ResolvingThread, _ body: () throws -> Result) throws
+        -> Result?
     {
         let caller = thread.mainActorCaller ?? (MainQueue.isCurrent ? Caller() : nil)
+        let worksForTasks = thread.mayHoldUpTasks
         let overrides = InjectorOverrides.current
         let shared = Container.taskShared
         var outcome: Swift.Result<Result, any Error>?
         let ran = Platform.runOnNewThread(stackSize: helperStackSize) {
-            let helper = ResolvingThread.current
-            helper.innermost = frame
-            helper.mainActorCaller = caller
+            ResolvingThread.startHelper(on: stack, mainActorCaller: caller, worksForTasks: worksForTasks)
             outcome = InjectorOverrides.$current.withValue(overrides) {
                 Container.$taskShared.withValue(shared) { Swift.Result { try body() } }
             }
-            helper.innermost = nil
             if thread.mainActorCaller == nil { caller?.finish() }
         } whileWaiting: {
             if thread.mainActorCaller == nil { caller?.serve() }
         }
-        guard ran, let outcome else {
-            throw ResolutionError(
-                kind: .tooDeep, service: frame.binding.step.service, path: Array(frame.steps.prefix(5)),
-                depth: frame.depth)
-        }
+        guard ran, let outcome else { return nil }
         return try outcome.get()
     }
 

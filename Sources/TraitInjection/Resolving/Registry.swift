@@ -143,7 +143,17 @@ final class Registry: Sendable {
     }
 }
 
-/// One key's registration and the instance its scope keeps, behind one lock of its own.
+/// One key's registration and the instance its scope keeps: changed under a lock of its own,
+/// read without one.
+///
+/// **Invariant 5: the borrowing rule.** `binding` and `box` publish, as addresses, the binding
+/// and the strongly kept `Kept<Service>` box that `state` holds, without retaining them. A reader
+/// (``read()``) counts itself in `readers`, loads the addresses, retains what it found, and counts
+/// itself out. A writer changes `state` and the addresses under the lock, and holds on to what it
+/// replaced until it has seen `readers` at zero afterwards (``change(_:)``). All four accesses are
+/// sequentially consistent, so in their one order either the reader's count comes first — the
+/// writer waits for it — or the reader loads the new address. A reader runs no user code, so the
+/// wait is short; the writer's lock is let go before it.
 ///
 /// Threads resolving different singletons touch only their entries, boxes and instances: each
 /// entry and its lock, and each ``Kept`` box, fill cache lines of their own (padded), so that
@@ -151,43 +161,67 @@ final class Registry: Sendable {
 @usableFromInline
 final class RegistryEntry: Sendable, KeptSlot {
     private struct State {
-        var binding: Binding?
+        var binding: Binding
         var kept = KeptState.empty
     }
 
     private let state: Locked<State>
+    private let readers = Atomic<Int>(0)
+    private let binding: Atomic<UInt>
+    private let box = Atomic<UInt>(0)
     private let padding = CacheLinePadding()
 
     init(_ binding: Binding) {
         state = Locked(State(binding: binding), padded: true)
+        self.binding = Atomic(UInt(bitPattern: Unmanaged.passUnretained(binding).toOpaque()))
     }
 
-    /// The current binding, and the instance its scope keeps now, read together.
-    func read() -> (binding: Binding?, kept: KeptState) {
-        state.withLock { ($0.binding, $0.kept) }
-    }
-
-    /// The `Kept<Service>` box of the instance kept strongly, or else the binding.
-    func firstLook() -> (box: AnyObject?, binding: Binding?) {
-        state.withLock { state in
-            if case .strong(let box) = state.kept { (box, nil) } else { (nil, state.binding) }
+    /// The current binding, and the `Kept<Service>` box of the instance kept strongly, if any:
+    /// read without a lock (invariant 5).
+    func read() -> (binding: Binding, box: AnyObject?) {
+        readers.wrappingAdd(1, ordering: .sequentiallyConsistent)
+        let box = UnsafeRawPointer(bitPattern: box.load(ordering: .sequentiallyConsistent)).map {
+            Unmanaged<AnyObject>.fromOpaque($0).retain()
         }
+        let binding = Unmanaged<Binding>.fromOpaque(
+            UnsafeRawPointer(bitPattern: binding.load(ordering: .sequentiallyConsistent))!
+        ).retain()
+        readers.wrappingSubtract(1, ordering: .sequentiallyConsistent)
+        return (binding.takeRetainedValue(), box?.takeRetainedValue())
     }
 
     /// Replaces the binding. The replaced one's kept instance is let go; an instance being made
     /// for it is not kept when it is published, and the resolves still using it carry on.
+    /// Returns what it let go, for the caller to release with no lock held.
     func replace(with binding: Binding) -> Any? {
-        state.withLock { state in
-            defer {
-                state.binding = binding
-                state.kept = .empty
-            }
+        change { state in
+            defer { state = State(binding: binding) }
             return (state.binding, state.kept)
         }
     }
 
     func withKept<Result>(_ body: (inout KeptState, Binding?) -> Result) -> Result {
-        state.withLock { body(&$0.kept, $0.binding) }
+        change { state in body(&state.kept, state.binding) }
+    }
+
+    /// Runs `body` on the state under the lock and publishes what it leaves; then, if that
+    /// differs, waits until no reader can hold the old addresses before letting go of what they
+    /// named (invariant 5).
+    private func change<Result>(_ body: (inout State) -> Result) -> Result {
+        let (result, replaced) = state.withLock { state -> (Result, State?) in
+            let before = state
+            let result = body(&state)
+            let box = if case .strong(let box) = state.kept { UInt(bitPattern: Unmanaged.passUnretained(box).toOpaque()) } else { UInt(0) }
+            let binding = UInt(bitPattern: Unmanaged.passUnretained(state.binding).toOpaque())
+            let boxChanged = self.box.exchange(box, ordering: .sequentiallyConsistent) != box
+            let bindingChanged = self.binding.exchange(binding, ordering: .sequentiallyConsistent) != binding
+            return (result, boxChanged || bindingChanged ? before : nil)
+        }
+        if replaced != nil {
+            while readers.load(ordering: .sequentiallyConsistent) != 0 { Platform.yieldThread() }
+        }
+        withExtendedLifetime(replaced) {}
+        return result
     }
 }
 

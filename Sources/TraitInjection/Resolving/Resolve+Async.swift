@@ -1,6 +1,7 @@
 // How an async resolve makes an instance: async factories and completions here, with the frame
 // carried across `await` and into child tasks; synchronous ones as synchronous parts of the same
-// resolve (Resolve+Sync.swift), which unwind instead of blocking when they must wait.
+// resolve, sections of the thread's stack (ResolveStack+Make.swift), which unwind instead of
+// blocking when they must wait.
 
 extension Resolve {
     /// The frame whose async factory or completion the current task runs: a `resolveAsync` called
@@ -58,7 +59,7 @@ extension Resolve {
         {
         case .kept(let box): return unsafeDowncast(box, to: Kept<Service>.self).instance
         case .instance(let instance): return instance as! Service
-        case .made: preconditionFailure("an async resolve hands back what it made")
+        case .made, .expired: preconditionFailure("an async resolve hands back what it made, and never expires")
         case .unregistered:
             return try await unregisteredAsync(
                 Service.self, name: name, arguments: repeat each arguments, from: lookup, at: frame)
@@ -77,10 +78,10 @@ extension Resolve {
         guard let (slot, owner) = lookup.lookUp(key) ?? childOnly(key, from: lookup, at: frame) else {
             return .unregistered
         }
-        let (found, kept) = slot.read()
-        let binding = found!
-        if !isObserved, case .strong(let box) = kept { return .kept(box) }
-        return try await observe(binding, keptIn: slot, from: binding.isShared ? owner : lookup, at: frame, values) {
+        let (binding, box) = slot.read()
+        if !isObserved, let box { return .kept(box) }
+        let lookup = binding.isShared ? owner : lookup
+        return try await observe(binding, at: frame, isCached: isCached(binding, slot, lookup, values)) {
             () async throws(ResolutionError) in
             try await makeAsync(binding, keptIn: slot, by: owner, from: lookup, at: frame, values, factories)
         }
@@ -101,9 +102,9 @@ extension Resolve {
         }
         guard binding.needsAsyncResolve else {
             var made: Any?
-            let found = try await synchronously { () throws(ResolutionError) in
-                try make(binding, keptIn: slot, by: owner, from: lookup, at: frame, values) { binding, resolution in
-                    let instance = try factories.sync(binding, resolution)
+            let found = try await synchronously(at: frame, from: lookup) { stack, t throws(ResolutionError) in
+                try stack.make(binding, keptIn: slot, by: owner, from: lookup, at: t, -1, values) { binding, r in
+                    let instance = try factories.sync(binding, r)
                     made = instance
                     return instance
                 }
@@ -111,17 +112,20 @@ extension Resolve {
             if case .made = found { return .instance(made!) }
             return found
         }
-        let lookup = binding.isShared ? owner : lookup
         if binding.isPerResolve(inDryRun: isDryRun), let instance = graphInstance(binding, from: lookup, values) {
             return .instance(instance)
         }
         var creation: Creation?
         if binding.isShared, !isDryRun {
             claiming: while true {
-                switch slot.claim(binding, by: self) {
+                switch slot.claim(binding, by: { self }) {
                 case .instance(let instance): return .instance(instance)
                 case .create(let claimed):
-                    creation = try accept(claimed, of: binding, at: frame)
+                    guard addClaim(claimed) else {
+                        withExtendedLifetime(Waits.shared.abandon([claimed], by: self, because: nil)) {}
+                        throw ResolutionError(kind: .resolverExpired, service: binding.step.service, path: frame.steps)
+                    }
+                    creation = claimed
                     break claiming
                 case .createUnkept: break claiming
                 case .busy(let busy):
@@ -141,26 +145,111 @@ extension Resolve {
                 }
             case .sync:
                 // A synchronous factory with async completions.
-                instance = try await synchronously { () throws(ResolutionError) in
+                instance = try await synchronously(at: newFrame, from: lookup) { stack, t throws(ResolutionError) in
                     do {
-                        return try call(binding, at: newFrame) {
-                            try factories.sync(binding, Resolution(self, newFrame, lookup))
-                        }
+                        return try stack.call(binding, at: t, -1) { try factories.sync(binding, Resolution(top: t, in: stack)) }
                     } catch {
-                        throw wrap(error, at: newFrame)
+                        throw Self.wrap(error, at: newFrame)
                     }
                 }
             case .mainActor:
                 throw Self.mainActorCompletesAsync(binding, at: frame)
             }
         } catch {
-            let wrapped = wrap(error, at: newFrame)
+            let wrapped = Self.wrap(error, at: newFrame)
             abandon(creation, because: wrapped.isOwnFailure ? wrapped : nil)
             throw wrapped
         }
-        let found = try made(instance, of: binding, creation: creation, from: lookup, at: newFrame, values)
-        if case .made = found { return .instance(instance) }
-        return found
+        return .instance(try madeAsync(instance, of: binding, creation: creation, from: lookup, at: newFrame, values) ?? instance)
+    }
+
+    /// The frame for making `binding` at `frame`, after the checks for a cycle and for depth;
+    /// `creation` is given up if one fails.
+    private func enter(
+        _ binding: Binding,
+        at frame: Frame?,
+        creating creation: Creation?,
+        _ values: ArgumentValues?
+    ) throws(ResolutionError) -> Frame {
+        let (cycle, recurs) = frame?.cycle(back: binding, values) ?? (nil, false)
+        let depth = frame?.depth ?? 0
+        if let cycle {
+            abandon(creation, because: nil)
+            throw ResolutionError(kind: .cycle, service: binding.step.service, path: cycle)
+        }
+        if depth >= Self.maximumDepth {
+            abandon(creation, because: nil)
+            throw ResolutionError(
+                kind: .tooDeep, service: binding.step.service, path: Array(frame.steps.prefix(5)), depth: depth + 1)
+        }
+        let newFrame = Frame(
+            self, binding, arguments: recurs ? values?.hashed : values, outer: frame, creation: creation)
+        if let creation { Waits.shared.creating(creation, at: newFrame) }
+        return newFrame
+    }
+
+    /// Keeps a new `instance`, made by an async factory at `frame`, as its scope says, and
+    /// queues its completions.
+    ///
+    /// - Returns: The instance another task of this resolve kept in the graph first, if one did.
+    private func madeAsync(
+        _ instance: Any,
+        of binding: Binding,
+        creation: Creation?,
+        from lookup: Container,
+        at frame: Frame,
+        _ values: ArgumentValues?
+    ) throws(ResolutionError) -> Any? {
+        let completions = binding.completions(of: instance, from: lookup, creation: creation, part: nil)
+        if binding.isPerResolve(inDryRun: isDryRun),
+            let first = keepGraphInstance(instance, of: binding, from: lookup, values, isLast: false)
+        {
+            return first
+        }
+        let expired = ResolutionError(kind: .resolverExpired, service: binding.step.service, path: frame.outer.steps)
+        if let creation,
+            !Waits.shared.made(
+                creation, instance: instance, keeping: binding.keep(instance), completions: completions.count)
+        {
+            throw expired
+        }
+        if !completions.isEmpty, !enqueue(completions) {
+            abandon(creation, because: nil)
+            throw expired
+        }
+        return nil
+    }
+
+    /// Gives up `creation`, if any: its waiters get `error`, or claim again if it is `nil`.
+    func abandon(_ creation: Creation?, because error: ResolutionError?) {
+        guard let creation else { return }
+        withExtendedLifetime(Waits.shared.abandon([creation], by: self, because: error)) {}
+    }
+
+    /// `error` as a resolution error: a factory's own error wrapped with the path to `frame`.
+    static func wrap(_ error: any Error, at frame: Frame) -> ResolutionError {
+        if let error = error as? ResolutionError { return error }
+        if error is CancellationError {
+            return ResolutionError(kind: .cancelled, service: frame.binding.step.service, path: frame.outer.steps)
+        }
+        return ResolutionError(
+            kind: .factoryFailed, service: frame.binding.step.service, path: frame.steps,
+            underlyingError: String(describing: error))
+    }
+
+    /// For a dry run: the registration a parent's singleton needs that only the checked child
+    /// registers, with that child (a lifetime problem, recorded; the dry run goes on with it).
+    func childOnly(_ key: ServiceKey, from lookup: Container, at frame: Frame?) -> (RegistryEntry, Container)? {
+        guard let findings, let entry = findings.childOnly(key, from: lookup, at: frame) else { return nil }
+        return (entry, findings.container)
+    }
+
+    /// Whether the scope of `binding` has an instance for this resolve already, for the trace.
+    private func isCached(_ binding: Binding, _ slot: any KeptSlot, _ lookup: Container, _ values: ArgumentValues?)
+        -> Bool
+    {
+        if binding.isPerResolve(inDryRun: isDryRun) { return graphInstance(binding, from: lookup, values) != nil }
+        return binding.isShared && (slot.keptInstance != nil || Waits.shared.isMade(slot, forTreeOf: self))
     }
 
     private static func mainActorCompletesAsync(_ binding: Binding, at frame: Frame?) -> ResolutionError {
@@ -169,29 +258,50 @@ extension Resolve {
             underlyingError: "a main-actor factory cannot have async initCompleted closures")
     }
 
-    /// Runs `body`, a synchronous part of this async resolve, until it does not have to wait: a
-    /// part that must wait for a shared instance being made elsewhere unwinds (nothing it makes
-    /// from then on is kept), this task suspends until that instance can be had, and the part
+    /// Runs `body`, a synchronous part of this async resolve at `frame` looking up from `lookup`,
+    /// until it does not have to wait: a part that must wait for a shared instance being made
+    /// elsewhere unwinds (nothing it makes from then on is kept, and the transient instances it
+    /// made are not completed), this task suspends until that instance can be had, and the part
     /// runs again.
-    func synchronously<Result>(_ body: () throws(ResolutionError) -> Result) async throws(ResolutionError) -> Result {
+    func synchronously<Result>(
+        at frame: Frame?,
+        from lookup: Container,
+        _ body: (ResolveStack, Int) throws(ResolutionError) -> Result
+    ) async throws(ResolutionError) -> Result {
         while true {
-            let outcome: Swift.Result<Result, ResolutionError>
-            do throws(ResolutionError) { outcome = .success(try body()) } catch { outcome = .failure(error) }
-            guard let pending = suspension(after: outcome) else { return try outcome.get() }
+            let (outcome, part) = section(at: frame, from: lookup, body)
+            guard let pending = suspension(after: outcome, of: part) else { return try outcome.get() }
             _ = try await Waits.shared.waitSuspending(for: pending.creation, by: self, at: pending.frame)
         }
     }
 
-    /// ``synchronously(_:)`` on the main actor.
+    /// ``synchronously(at:from:_:)`` on the main actor.
     func synchronouslyOnMainActor<Result: Sendable>(
-        _ body: @escaping @MainActor @Sendable () throws(ResolutionError) -> Result
+        at frame: Frame?,
+        from lookup: Container,
+        _ body: @escaping @MainActor @Sendable (ResolveStack, Int) throws(ResolutionError) -> Result
     ) async throws(ResolutionError) -> Result {
         while true {
-            let outcome = await MainActor.run { () -> Swift.Result<Result, ResolutionError> in
-                do throws(ResolutionError) { return .success(try body()) } catch { return .failure(error) }
-            }
-            guard let pending = suspension(after: outcome) else { return try outcome.get() }
+            let (outcome, part) = await MainActor.run { section(at: frame, from: lookup, body) }
+            guard let pending = suspension(after: outcome, of: part) else { return try outcome.get() }
             _ = try await Waits.shared.waitSuspending(for: pending.creation, by: self, at: pending.frame)
+        }
+    }
+
+    /// Runs `body` once, as a section of this thread's stack: its outcome, and the section's
+    /// serial.
+    private func section<Result>(
+        at frame: Frame?,
+        from lookup: Container,
+        _ body: (ResolveStack, Int) throws(ResolutionError) -> Result
+    ) -> (Swift.Result<Result, ResolutionError>, UInt64) {
+        let stack = ResolvingThread.current.stack
+        let t = stack.beginSection(of: self, at: frame, from: lookup)
+        defer { stack.end(t) }
+        do throws(ResolutionError) {
+            return (.success(try body(stack, t)), stack.tops[t].serial)
+        } catch {
+            return (.failure(error), stack.tops[t].serial)
         }
     }
 
@@ -199,13 +309,19 @@ extension Resolve {
     /// it unwound: the wait its error carries, or else the one recorded for the resolve (a factory
     /// caught the unwinding and went on: what it made is not used). Child tasks running parts of
     /// the same resolve share the record, so it is taken here either way.
-    private func suspension<Result>(after outcome: Swift.Result<Result, ResolutionError>)
+    private func suspension<Result>(after outcome: Swift.Result<Result, ResolutionError>, of part: UInt64)
         -> (creation: Creation, frame: Frame?)?
     {
-        let recorded = state.withLock { state in
+        let (recorded, dropped) = state.withLock { state -> ((creation: Creation, frame: Frame?)?, [Pending]) in
             defer { state.suspension = nil }
-            return state.suspension
+            let unwound = if case .failure(let error) = outcome { error.suspension != nil } else { false }
+            guard state.suspension != nil || unwound else { return (nil, []) }
+            // The part runs again: the transient instances it made go, with their completions.
+            let dropped = state.queue.filter { $0.part == part && $0.binding.scope == .transient }
+            state.queue.removeAll { $0.part == part && $0.binding.scope == .transient }
+            return (state.suspension, dropped)
         }
+        withExtendedLifetime(dropped) {}
         if case .failure(let error) = outcome, let creation = error.suspension {
             return (creation, error.suspendedAt)
         }
@@ -214,7 +330,8 @@ extension Resolve {
 
     // MARK: Ending
 
-    /// Ends an async top-level resolve that succeeded, as ``finish()`` does a synchronous one.
+    /// Ends an async top-level resolve that succeeded, as ``ResolveStack/finish(_:describing:)``
+    /// does a synchronous one.
     func finishAsync(describing service: @autoclosure () -> String) async throws(ResolutionError) {
         var runs = 0
         while true {
@@ -226,31 +343,32 @@ extension Resolve {
         }
     }
 
-    /// Runs one queued completion, unless its instance was handed to another resolve meanwhile.
+    /// Runs one queued completion, unless its instance was handed to another resolve meanwhile:
+    /// a synchronous one as a synchronous part of this resolve.
     private func runAsync(_ pending: Pending) async throws(ResolutionError) {
         if let creation = pending.creation, !Waits.shared.beginCompletion(creation, pending, by: self) { return }
-        let frame = Frame(
-            self, pending.binding, arguments: nil, outer: entry, creation: pending.creation, isCompletion: true)
-        do {
+        do throws(ResolutionError) {
             switch pending.run {
-            case .sync(let run):
-                try await synchronously { () throws(ResolutionError) in
-                    do {
-                        try call(pending.binding, at: frame) { try run(Resolution(self, frame, pending.lookup)) }
-                    } catch {
-                        throw wrap(error, at: frame)
-                    }
+            case .sync:
+                try await synchronously(at: entry, from: pending.lookup) { stack, t throws(ResolutionError) in
+                    try stack.complete(pending, at: t)
                 }
             case .async(let run):
-                try await Self.$taskFrame.withValue(frame) {
-                    try await run(AsyncResolution(self, frame, pending.lookup))
+                let frame = Frame(
+                    self, pending.binding, arguments: nil, outer: entry, creation: pending.creation, isCompletion: true)
+                do {
+                    try await Self.$taskFrame.withValue(frame) {
+                        try await run(AsyncResolution(self, frame, pending.lookup))
+                    }
+                } catch {
+                    throw Self.wrap(error, at: frame)
                 }
             }
         } catch {
             if let creation = pending.creation, !Waits.shared.endCompletion(creation, by: self, succeeded: false) {
                 return  // Handed over while it ran: it runs again there.
             }
-            throw wrap(error, at: frame)
+            throw error
         }
         if let creation = pending.creation { _ = Waits.shared.endCompletion(creation, by: self, succeeded: true) }
     }

@@ -2,48 +2,41 @@
 // `T`, or is `nil` if nothing provides `T`; a ``Lazy`` or ``Provider`` of a provided service is
 // made; anything else is an error naming what is registered for the type.
 
-extension Resolve {
+extension ResolveStack {
     @usableFromInline
     func unregistered<Service, each Argument>(
         _: Service.Type,
         name: String?,
         arguments: repeat each Argument,
         from lookup: Container,
-        at frame: Frame?
+        at t: Int,
+        _ f: Int
     ) throws(ResolutionError) -> Service {
+        let argumentTypes = (repeat each Argument).self
         if let optional = Service.self as? any OptionalService.Type {
-            guard
-                provides(optional.wrapped, name: name, arguments: (repeat each Argument).self, from: lookup, at: frame)
+            let key = ServiceKey(erased: optional.wrapped, name: name, arguments: argumentTypes)
+            guard lookup.provides(optional.wrapped, name: name, arguments: argumentTypes)
+                || childOnly(key, from: lookup, at: t, f) != nil
             else { return optional.nothing as! Service }
-            let resolution = Resolution(self, frame, lookup)
+            let resolution = f >= 0 ? Resolution(at: f, in: self) : Resolution(top: t, in: self)
             return try optional.resolveWrapped(with: resolution, name: name, arguments: repeat each arguments)
                 as! Service
         }
-        if (repeat each Argument).self == Void.self, let deferred = Service.self as? any DeferredService.Type {
-            return try deferred.make(from: lookup, name: name, by: self, at: frame) as! Service
+        if argumentTypes == Void.self, let deferred = Service.self as? any DeferredService.Type {
+            return try deferred.make(from: lookup, name: name, in: self, at: t, f) as! Service
         }
         throw ResolutionError(
             kind: .notRegistered,
-            service: ServiceDescription(Service.self, name: name, arguments: (repeat each Argument).self).description,
-            path: frame.steps,
+            service: ServiceDescription(Service.self, name: name, arguments: argumentTypes).description,
+            path: steps(at: t, f),
             availableRegistrations: lookup.registrations(of: ObjectIdentifier(Service.self))
         )
     }
+}
 
-    /// Whether a resolve of `service` under `name` with `arguments` from `lookup` has something
-    /// to make: a registration in the chain (in a dry run, also one only the checked child has),
-    /// an `Optional`, or a ``Lazy`` or ``Provider`` of a service it provides. A `T?` of a service
-    /// it does not provide is `nil`.
-    func provides(
-        _ service: any Any.Type, name: String?, arguments: any Any.Type, from lookup: Container, at frame: Frame?
-    )
-        -> Bool
-    {
-        let key = ServiceKey(erased: service, name: name, arguments: arguments)
-        return lookup.provides(service, name: name, arguments: arguments)
-            || childOnly(key, from: lookup, at: frame) != nil
-    }
-
+extension Resolve {
+    /// ``ResolveStack/unregistered(_:name:arguments:from:at:_:)`` in an async resolve, at `frame`:
+    /// a `T?` resolves `T` asynchronously.
     func unregisteredAsync<Service, each Argument>(
         _: Service.Type,
         name: String?,
@@ -51,13 +44,19 @@ extension Resolve {
         from lookup: Container,
         at frame: Frame?
     ) async throws(ResolutionError) -> Service {
-        guard let optional = Service.self as? any OptionalService.Type,
-            provides(optional.wrapped, name: name, arguments: (repeat each Argument).self, from: lookup, at: frame)
-        else {
-            return try unregistered(Service.self, name: name, arguments: repeat each arguments, from: lookup, at: frame)
+        let argumentTypes = (repeat each Argument).self
+        if let optional = Service.self as? any OptionalService.Type,
+            lookup.provides(optional.wrapped, name: name, arguments: argumentTypes)
+                || childOnly(ServiceKey(erased: optional.wrapped, name: name, arguments: argumentTypes), from: lookup, at: frame)
+                    != nil
+        {
+            let resolution = AsyncResolution(self, frame, lookup)
+            return try await optional.resolveWrapped(in: resolution, name: name, arguments: repeat each arguments)
+                as! Service
         }
-        let resolution = AsyncResolution(self, frame, lookup)
-        return try await optional.resolveWrapped(in: resolution, name: name, arguments: repeat each arguments)
-            as! Service
+        let values = (repeat each arguments)
+        return try await synchronously(at: frame, from: lookup) { stack, t throws(ResolutionError) in
+            try stack.unregistered(Service.self, name: name, arguments: repeat each values, from: lookup, at: t, -1)
+        }
     }
 }

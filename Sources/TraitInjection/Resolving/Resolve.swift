@@ -26,16 +26,10 @@ final class Resolve: Sendable {
         let lookup: Container
         /// The shared instance it completes, if its scope shares one.
         let creation: Creation?
+        /// The serial of the synchronous part of an async resolve that queued it, if one did: if
+        /// that part unwinds to wait, what it made is dropped, and so is this.
+        let part: UInt64?
         let run: Run
-    }
-
-    /// A `.graph` instance, with the registration and container it was made by and from (held:
-    /// their identities are the key).
-    struct GraphEntry {
-        let binding: Binding
-        let lookup: Container
-        let arguments: ArgumentValues?
-        let instance: Any
     }
 
     struct State {
@@ -131,15 +125,12 @@ final class Resolve: Sendable {
     // MARK: The graph
 
     /// The `.graph` instance of `binding` made from `lookup` with these arguments, if any: this
-    /// resolve's, or else one of the graph it ``inherited``, which becomes this one's too (a
-    /// ``Lazy`` made here sees it).
+    /// async resolve's, or else one of the graph it ``inherited``, which becomes this one's too (a
+    /// ``Lazy`` made here sees it). (A synchronous resolve's graph is on its thread's stack.)
     func graphInstance(_ binding: Binding, from lookup: Container, _ values: ArgumentValues?) -> Any? {
-        state.withLock { state in
-            if let own = state.graph.last(where: {
-                $0.binding === binding && $0.lookup === lookup && $0.arguments.matches(values)
-            }) {
-                return own.instance
-            }
+        let hashed = values?.hashed
+        return state.withLock { state in
+            if let own = state.graph.last(where: { $0.matches(binding, lookup, hashed) }) { return own.instance }
             guard values == nil, let found = inherited?.instance(of: binding, from: lookup) else { return nil }
             state.graph.append(GraphEntry(binding: binding, lookup: lookup, arguments: nil, instance: found))
             return found
@@ -172,17 +163,22 @@ final class Resolve: Sendable {
         _ values: ArgumentValues?,
         isLast: Bool
     ) -> Any? {
-        state.withLock { state -> Any? in
+        let hashed = values?.hashed
+        return state.withLock { state -> Any? in
             // A `Lazy` made in this resolve may ask for it.
             if isLast, state.queue.isEmpty, state.record == nil { return nil }
-            let first = state.graph.last {
-                $0.binding === binding && $0.lookup === lookup && $0.arguments.matches(values)
-            }
+            let first = state.graph.last { $0.matches(binding, lookup, hashed) }
             if first == nil, state.phase == .running {
-                state.graph.append(GraphEntry(binding: binding, lookup: lookup, arguments: values, instance: instance))
+                state.graph.append(GraphEntry(binding: binding, lookup: lookup, arguments: hashed, instance: instance))
             }
             return first?.instance
         }
+    }
+
+    /// Whether anything of it runs after its top instance is made that may ask for that
+    /// instance's `.graph` entry: a queued completion, or a ``Lazy`` made in it.
+    var mayAskForGraph: Bool {
+        state.withLock { !$0.queue.isEmpty || $0.record != nil }
     }
 
     // MARK: Completions and claims
@@ -227,7 +223,11 @@ final class Resolve: Sendable {
     /// - Throws: The completion limit's error; a handed-over instance's failure; or
     ///   `resolverExpired` if the outer resolve has failed meanwhile (an async resolve started by
     ///   a task its factory did not await): nothing it made is kept.
-    func next(_ runs: inout Int, describing service: @autoclosure () -> String) throws(ResolutionError) -> Next {
+    func next(
+        _ runs: inout Int,
+        graph: @autoclosure () -> [GraphEntry]? = nil,
+        describing service: @autoclosure () -> String
+    ) throws(ResolutionError) -> Next {
         enum Step {
             case run(Pending)
             case handedOver([Creation])
@@ -236,7 +236,7 @@ final class Resolve: Sendable {
         let step = state.withLock { state -> Step in
             if !state.queue.isEmpty { return .run(state.queue.removeFirst()) }
             if !state.yielded.isEmpty { return .handedOver(state.yielded) }
-            state.record?.remember(state.graph, isRoot: outer == nil)
+            state.record?.remember(graph() ?? state.graph, isRoot: outer == nil)
             for record in state.records { record.settle(succeeded: true) }
             state.phase = .succeeded
             phase.store(1, ordering: .releasing)
@@ -253,10 +253,10 @@ final class Resolve: Sendable {
         case .handedOver(let yielded):
             if let unsettled = try Waits.shared.unsettled(yielded, of: self) { return .waitFor(unsettled) }
             state.withLock { $0.yielded.removeAll { creation in yielded.contains { $0 === creation } } }
-            return try next(&runs, describing: service())
-        case .end(let claims, let graph):
+            return try next(&runs, graph: graph(), describing: service())
+        case .end(let claims, let made):
             let handedOver = claims.isEmpty || Waits.shared.settle(claims, endedBy: self)
-            withExtendedLifetime(graph) {}
+            withExtendedLifetime(made) {}
             guard handedOver else { throw ResolutionError(kind: .resolverExpired, service: service()) }
             return .ended
         }
@@ -284,6 +284,9 @@ final class Resolve: Sendable {
         phase.store(2, ordering: .releasing)
     }
 
+    /// The most services a chain of dependencies may nest; a deeper one throws `.tooDeep`.
+    static var maximumDepth: Int { 10_000 }
+
     /// The error of a completion that keeps queueing more, at the completion of `binding`.
     static func tooManyCompletions(_ binding: Binding, path: [ResolutionError.Step]) -> ResolutionError {
         ResolutionError(
@@ -296,5 +299,21 @@ final class Resolve: Sendable {
                 default) rather than `.transient`.
                 """
         )
+    }
+}
+
+/// A `.graph` instance, with the registration and container it was made by and from (held: their
+/// identities are the key), and its runtime arguments, hashed.
+struct GraphEntry {
+    let binding: Binding
+    let lookup: Container
+    let arguments: ArgumentValues?
+    let instance: Any
+    /// On a ``ResolveStack``: the top it belongs to.
+    var top = 0
+
+    /// Whether it is the instance of `binding` from `lookup` with `values` (hashed).
+    func matches(_ binding: Binding, _ lookup: Container, _ values: ArgumentValues?) -> Bool {
+        self.binding === binding && self.lookup === lookup && arguments.matches(values)
     }
 }

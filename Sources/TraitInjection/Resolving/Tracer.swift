@@ -28,65 +28,47 @@ final class ResolutionTracer: Sendable {
 }
 
 extension Resolve {
-    /// Runs `body`, the resolve of `binding` at `frame` (whose instances are made from `lookup`),
-    /// reporting it to the trace (before it runs, and again if it fails) and to a dry run's
-    /// findings.
+    /// Runs `body`, the resolve of `binding` at `frame`, reporting it to a dry run's findings and
+    /// to the trace (before it runs, as cached or created, and again if it fails).
     func observe(
         _ binding: Binding,
-        keptIn slot: any KeptSlot,
-        from lookup: Container,
         at frame: Frame?,
-        _ values: ArgumentValues? = nil,
+        isCached: @autoclosure () -> Bool,
         making body: () throws(ResolutionError) -> Found
     ) throws(ResolutionError) -> Found {
-        guard isObserved else { return try body() }
-        findings?.check(binding, ancestors: frame)
-        guard let tracer else { return try body() }
-        let depth = frame?.depth ?? 0
-        tracer.record(binding, depth: depth, isCached(binding, keptIn: slot, from: lookup, values))
+        let depth = report(binding, at: frame, isCached: isCached())
         do {
             return try body()
         } catch {
-            tracer.record(binding, depth: depth, .failed(error.kind))
+            if let depth { tracer?.record(binding, depth: depth, .failed(error.kind)) }
             throw error
         }
     }
 
-    /// The same as ``observe(_:keptIn:from:at:_:making:)``, for an async resolve.
+    /// ``observe(_:at:isCached:making:)``, for an async resolve.
     func observe(
         _ binding: Binding,
-        keptIn slot: any KeptSlot,
-        from lookup: Container,
         at frame: Frame?,
-        _ values: ArgumentValues? = nil,
+        isCached: @autoclosure () -> Bool,
         making body: () async throws(ResolutionError) -> Found
     ) async throws(ResolutionError) -> Found {
-        guard isObserved else { return try await body() }
-        findings?.check(binding, ancestors: frame)
-        guard let tracer else { return try await body() }
-        let depth = frame?.depth ?? 0
-        tracer.record(binding, depth: depth, isCached(binding, keptIn: slot, from: lookup, values))
+        let depth = report(binding, at: frame, isCached: isCached())
         do {
             return try await body()
         } catch {
-            tracer.record(binding, depth: depth, .failed(error.kind))
+            if let depth { tracer?.record(binding, depth: depth, .failed(error.kind)) }
             throw error
         }
     }
 
-    /// Whether the scope of `binding` has an instance for this resolve already.
-    private func isCached(
-        _ binding: Binding,
-        keptIn slot: any KeptSlot,
-        from lookup: Container,
-        _ values: ArgumentValues?
-    ) -> ResolutionTraceEvent.Outcome {
-        let isCached =
-            if binding.isPerResolve(inDryRun: isDryRun) {
-                graphInstance(binding, from: lookup, values) != nil
-            } else {
-                binding.isShared && (slot.keptInstance != nil || Waits.shared.isMade(slot, forTreeOf: self))
-            }
-        return isCached ? .cached : .created
+    /// Reports the resolve of `binding` at `frame` as it starts; the depth it traced it at, if it
+    /// did.
+    private func report(_ binding: Binding, at frame: Frame?, isCached: @autoclosure () -> Bool) -> Int? {
+        guard isObserved else { return nil }
+        findings?.check(binding, ancestors: frame)
+        guard let tracer else { return nil }
+        let depth = frame?.depth ?? 0
+        tracer.record(binding, depth: depth, isCached() ? .cached : .created)
+        return depth
     }
 }

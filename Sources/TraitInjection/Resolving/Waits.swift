@@ -221,7 +221,9 @@ final class Waits: @unchecked Sendable {
                     throw ResolutionError.suspension(for: creation, at: frame)
                 }
                 // An async resolve keeps what it makes until it ends, which may take this thread.
-                if Self.mayHoldUpTasks, leadsToAsync(from: creation) { throw Self.wouldHoldUp(creation, at: frame) }
+                if ResolvingThread.current.mayHoldUpTasks, leadsToAsync(from: creation) {
+                    throw Self.wouldHoldUp(creation, at: frame)
+                }
                 if !resumed.isEmpty {
                     // Tasks woken by a hand-over resume before this thread sleeps; then decide again.
                     let waking = resumed
@@ -420,13 +422,7 @@ final class Waits: @unchecked Sendable {
         return handedOver
     }
 
-    /// Whether a thread blocked here could hold up an async resolve: the main actor's, or one of
-    /// the cooperative pool's (it runs a task).
-    private static var mayHoldUpTasks: Bool {
-        ResolvingThread.current.canRunMainActor || withUnsafeCurrentTask { $0 != nil }
-    }
-
-    /// The error of a synchronous resolve that would block where ``mayHoldUpTasks`` for an
+    /// The error of a synchronous resolve that would block where it ``ResolvingThread/mayHoldUpTasks`` for an
     /// instance an async resolve is making.
     private static func wouldHoldUp(_ creation: Creation, at frame: Frame?) -> ResolutionError {
         let resolving = frame.steps.isEmpty ? "" : ", resolving \(frame.steps.map(\.service).joined(separator: " → ")),"

@@ -72,6 +72,11 @@ enum Platform {
         #endif
     }
 
+    /// Lets another thread run before this one goes on.
+    static func yieldThread() {
+        sched_yield()
+    }
+
     /// The value of environment variable `name`, if set.
     static func environment(_ name: String) -> String? {
         getenv(name).map { String(cString: $0) }

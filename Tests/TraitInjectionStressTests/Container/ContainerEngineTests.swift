@@ -14,7 +14,7 @@ struct ContainerEngineTests {
         init(_ generation: Int) { self.generation = generation }
     }
 
-    @Test("1. A registration replaced while another thread resolves is seen whole, or the old one is")
+    @Test("1. Each refinement replaces the registration whole: another thread sees it before or after one")
     func replacementIsSeenWhole() throws {
         let container = Container()
         container.register(Thing.self) { _ in Thing(0) }
@@ -31,8 +31,12 @@ struct ContainerEngineTests {
             return { _, thing in thing.completed = true }
         }
         container.register(Thing.self) { _ in Thing(1) }.inScope(.container).initCompleted(resolvingElsewhere())
-        #expect(midStatement.withLock { $0 }?.generation == 0)
+        // The registration with its scope, before its completion: a singleton made then…
+        let early = try #require(midStatement.withLock { $0 })
+        #expect(early.generation == 1 && !early.completed)
+        // …is not kept by the registration the completion refined.
         let thing = try container.resolve(Thing.self)
+        #expect(thing !== early)
         #expect(thing.generation == 1)
         #expect(thing.completed)
         #expect(try container.resolve(Thing.self) === thing)

@@ -23,20 +23,23 @@ struct LargerStackTests {
         }
     }
 
-    @Test("A thread's stack limit is 128 KiB above its base, or half its stack if that is less", arguments: [64, 512])
+    @Test(
+        "A thread's stack limit is 128 KiB above its base, or half its stack if that is less; half as far, it is exhausted",
+        arguments: [64, 512])
     func stackLimit(kibibytes: Int) async throws {
-        let found = Mutex<(low: UInt, high: UInt, limit: UInt)?>(nil)
+        let found = Mutex<(low: UInt, high: UInt, limit: UInt, exhausted: UInt)?>(nil)
         await onOwnThreads(stackSize: kibibytes * 1024) { _ in
             guard let (low, high) = Platform.stackBounds() else { return }
-            let limit = ResolvingThread.current.stackLimit
-            found.withLock { $0 = (low, high, limit) }
+            let limits = ResolvingThread.current.stackLimits
+            found.withLock { $0 = (low, high, limits.low, limits.exhausted) }
         }
-        let (low, high, limit) = try #require(found.withLock { $0 })
+        let (low, high, limit, exhausted) = try #require(found.withLock { $0 })
         let size = high - low
         // At least what was asked for (glibc may hand over a larger cached stack).
         #expect(size >= UInt(kibibytes * 1024))
         #expect(limit > low && limit < high)
         #expect(limit - low == (size >= 256 * 1024 ? 128 * 1024 : size / 2))
+        #expect(exhausted - low == (limit - low) / 2)
     }
 
     /// Recurses, keeping a buffer on the stack at each level as a resolve's frames would, until

@@ -48,8 +48,10 @@ extension Container {
                 run.skipped.append(binding.summary + " (main actor: verify on the main actor, or with `verifyAsync()`)")
             } else {
                 do {
-                    try topLevel(nested: false, findings: run.findings) { resolve, _ throws(ResolutionError) in
-                        try binding.verify(Resolution(resolve, nil, self))
+                    let stack = ResolvingThread.current.stack
+                    try stack.topLevel(self, nested: false, findings: run.findings, describing: binding.step.service) {
+                        t throws(ResolutionError) in
+                        try binding.verify(Resolution(top: t, in: stack))
                     }
                 } catch {
                     run.problems.append(error)
@@ -66,7 +68,7 @@ extension Container {
         var visible: [Binding] = []
         var container: Container? = self
         while let current = container {
-            let entries = current.registry.entries.compactMap { key, entry in entry.read().binding.map { (key, $0) } }
+            let entries = current.registry.entries.map { key, entry in (key, entry.read().binding) }
             for (key, binding) in entries.sorted(by: { $0.1.summary < $1.1.summary }) where seen.insert(key).inserted {
                 visible.append(binding)
             }

@@ -1,0 +1,298 @@
+// How a synchronous resolve makes an instance: the engine's steps, on erased instances, at a
+// position of the thread's stack. Async resolves run every synchronous factory and completion
+// through here too, as a section of the stack. The typed call site (Origin) calls the factory and
+// casts.
+
+extension ResolveStack {
+    /// Resolves the registration under `key` with `values` at position (`t`, `f`), looked up
+    /// from `lookup`.
+    func resolve(
+        _ key: ServiceKey,
+        _ values: ArgumentValues?,
+        from lookup: Container,
+        at t: Int,
+        _ f: Int,
+        factory: (Binding, Resolution) throws -> Any
+    ) throws(ResolutionError) -> Found {
+        if let owner = tops[t].unwindsTo, let pending = owner.pendingSuspension { throw .suspension(for: pending) }
+        guard let (entry, owner) = lookup.lookUp(key) ?? childOnly(key, from: lookup, at: t, f) else {
+            return .unregistered
+        }
+        let (binding, box) = entry.read()
+        return try resolve(binding, box, keptIn: entry, by: owner, from: lookup, at: t, f, values, factory)
+    }
+
+    /// Resolves `binding`, read from `entry` with its kept `box`, at position (`t`, `f`).
+    func resolve(
+        _ binding: Binding,
+        _ box: AnyObject?,
+        keptIn entry: RegistryEntry,
+        by owner: Container,
+        from lookup: Container,
+        at t: Int,
+        _ f: Int,
+        _ values: ArgumentValues?,
+        _ factory: (Binding, Resolution) throws -> Any
+    ) throws(ResolutionError) -> Found {
+        guard tops[t].isObserved else {
+            if let box { return .kept(box) }
+            return try make(binding, keptIn: entry, by: owner, from: lookup, at: t, f, values, factory)
+        }
+        let lookup = binding.isShared ? owner : lookup
+        return try heavy(t).observe(binding, at: frame(at: t, f), isCached: isCached(binding, entry, lookup, values, t))
+        { () throws(ResolutionError) in
+            try make(binding, keptIn: entry, by: owner, from: lookup, at: t, f, values, factory)
+        }
+    }
+
+    /// Makes an instance of `binding` (found in `slot`, registered in `owner`) at position
+    /// (`t`, `f`), or finds the one its scope has for this resolve.
+    func make(
+        _ binding: Binding,
+        keptIn slot: any KeptSlot,
+        by owner: Container,
+        from lookup: Container,
+        at t: Int,
+        _ f: Int,
+        _ values: ArgumentValues?,
+        _ factory: (Binding, Resolution) throws -> Any
+    ) throws(ResolutionError) -> Found {
+        // A shared instance is built from the registrations of the container that keeps it.
+        let lookup = binding.isShared ? owner : lookup
+        let isDryRun = tops[t].heavy?.isDryRun == true
+        if binding.isPerResolve(inDryRun: isDryRun), let instance = graphInstance(binding, from: lookup, values, at: t) {
+            return .instance(instance)
+        }
+        if binding.needsAsyncResolve {
+            throw ResolutionError(kind: .needsAsyncResolve, service: binding.step.service, path: steps(at: t, f))
+        }
+        if binding.isMainActor, !ResolvingThread.current.canRunMainActor {
+            throw ResolutionError(kind: .needsMainActor, service: binding.step.service, path: steps(at: t, f))
+        }
+        var creation: Creation?
+        if binding.isShared, !isDryRun {
+            claiming: while true {
+                switch slot.claim(binding, by: { heavy(t) }) {
+                case .instance(let instance): return .instance(instance)
+                case .create(let claimed):
+                    creation = try accept(claimed, of: binding, at: t, f)
+                    break claiming
+                case .createUnkept: break claiming
+                case .busy(let busy):
+                    if let instance = try Waits.shared.wait(for: busy, by: heavy(t), at: frame(at: t, f)) {
+                        return .instance(instance)
+                    }
+                }
+            }
+        }
+        let made = try enter(binding, from: lookup, at: t, f, creating: creation, values)
+        defer { pop(made) }
+        let instance: Any
+        do {
+            instance = try call(binding, at: t, made) { try factory(binding, Resolution(at: made, in: self)) }
+        } catch {
+            let wrapped = wrap(error, at: t, made)
+            abandon(creation, at: t, because: wrapped.isOwnFailure ? wrapped : nil)
+            throw wrapped
+        }
+        return try self.made(instance, of: binding, creation: creation, from: lookup, at: t, made, values)
+    }
+
+    /// Records `claimed`, the creation of `binding`'s instance top `t` has claimed; if its
+    /// resolve has ended (a task its factory did not await), abandons it instead.
+    private func accept(_ claimed: Creation, of binding: Binding, at t: Int, _ f: Int) throws(ResolutionError)
+        -> Creation
+    {
+        guard heavy(t).addClaim(claimed) else {
+            abandon(claimed, at: t, because: nil)
+            throw ResolutionError(kind: .resolverExpired, service: binding.step.service, path: steps(at: t, f))
+        }
+        return claimed
+    }
+
+    /// Keeps a new `instance`, made at frame `f` of top `t`, as its scope says, and queues its
+    /// completions.
+    private func made(
+        _ instance: Any,
+        of binding: Binding,
+        creation: Creation?,
+        from lookup: Container,
+        at t: Int,
+        _ f: Int,
+        _ values: ArgumentValues?
+    ) throws(ResolutionError) -> Found {
+        // A synchronous part of an async resolve that must wait unwinds: what it makes after that
+        // is not kept.
+        if let owner = tops[t].unwindsTo, let pending = owner.pendingSuspension {
+            abandon(creation, at: t, because: nil)
+            throw .suspension(for: pending)
+        }
+        let completions = binding.completions(
+            of: instance, from: lookup, creation: creation, part: tops[t].isSection ? tops[t].serial : nil)
+        if binding.isPerResolve(inDryRun: tops[t].heavy?.isDryRun == true),
+            let first = keepGraphInstance(
+                instance, of: binding, from: lookup, values, at: t,
+                isLast: tops[t].makesOne && frames[f].outer == tops[t].entry && completions.isEmpty)
+        {
+            return .instance(first)  // Another task of this resolve made one first: that one is the graph's.
+        }
+        let expired = { ResolutionError(kind: .resolverExpired, service: binding.step.service, path: self.steps(at: t, self.frames[f].outer)) }
+        if let creation,
+            !Waits.shared.made(
+                creation, instance: instance, keeping: binding.keep(instance), completions: completions.count)
+        {
+            throw expired()
+        }
+        if !completions.isEmpty, !heavy(t).enqueue(completions) {
+            abandon(creation, at: t, because: nil)
+            throw expired()
+        }
+        return .made
+    }
+
+    /// Calls `body`, a factory or completion of `binding` at frame `f` of top `t`, on this
+    /// thread — or on the main actor's for a main-actor factory, or on a helper thread's larger
+    /// stack when this one's is nearly used up.
+    func call<Result>(_ binding: Binding, at t: Int, _ f: Int, _ body: () throws -> Result) throws -> Result {
+        let thread = ResolvingThread.current
+        if binding.isMainActor {
+            guard MainQueue.isCurrent else {
+                guard let caller = thread.mainActorCaller else { return try body() }
+                return try caller.run { try call(binding, at: t, f, body) }
+            }
+            // A main-actor factory runs where the main actor is, or not at all.
+            guard !LargerStack.isExhausted(thread) else { throw tooDeep(binding, at: t, f) }
+            return try body()
+        }
+        guard LargerStack.isLow(thread) else { return try body() }
+        return try LargerStack.run(self, from: thread, body) ?? { throw tooDeep(binding, at: t, f) }()
+    }
+
+    private func tooDeep(_ binding: Binding, at t: Int, _ f: Int) -> ResolutionError {
+        ResolutionError(
+            kind: .tooDeep, service: binding.step.service, path: Array(steps(at: t, f).prefix(5)),
+            depth: depth(at: t, f))
+    }
+
+    // MARK: Completions
+
+    /// Runs one queued completion of top `t`, unless its instance was handed to another resolve
+    /// meanwhile.
+    func run(_ pending: Resolve.Pending, at t: Int) throws(ResolutionError) {
+        let resolve = heavy(t)
+        if let creation = pending.creation, !Waits.shared.beginCompletion(creation, pending, by: resolve) { return }
+        do {
+            try complete(pending, at: t)
+        } catch {
+            if let creation = pending.creation, !Waits.shared.endCompletion(creation, by: resolve, succeeded: false) {
+                return  // Handed over while it ran: it runs again there.
+            }
+            throw error
+        }
+        if let creation = pending.creation { _ = Waits.shared.endCompletion(creation, by: resolve, succeeded: true) }
+    }
+
+    /// Runs the synchronous completion `pending` in a frame of its own, at the top of `t`.
+    func complete(_ pending: Resolve.Pending, at t: Int) throws(ResolutionError) {
+        guard case .sync(let run) = pending.run else { preconditionFailure("an async completion in a synchronous part") }
+        let f = enterCompletion(pending, at: t)
+        defer { pop(f) }
+        do {
+            try call(pending.binding, at: t, f) { try run(Resolution(at: f, in: self)) }
+        } catch {
+            throw wrap(error, at: t, f)
+        }
+    }
+
+    // MARK: Errors and abandons
+
+    /// Gives up `creation`, claimed by top `t`, if any: its waiters get `error`, or claim again
+    /// if it is `nil`.
+    func abandon(_ creation: Creation?, at t: Int, because error: ResolutionError?) {
+        guard let creation else { return }
+        withExtendedLifetime(Waits.shared.abandon([creation], by: heavy(t), because: error)) {}
+    }
+
+    /// `error` as a resolution error: a factory's own error wrapped with the path to frame `f`.
+    func wrap(_ error: any Error, at t: Int, _ f: Int) -> ResolutionError {
+        if let error = error as? ResolutionError { return error }
+        let service = frames[f].binding.step.service
+        if error is CancellationError {
+            return ResolutionError(kind: .cancelled, service: service, path: steps(at: t, frames[f].outer))
+        }
+        return ResolutionError(
+            kind: .factoryFailed, service: service, path: steps(at: t, f), underlyingError: String(describing: error))
+    }
+
+    /// For a dry run: the registration a parent's singleton needs that only the checked child
+    /// registers, with that child (``DryRunFindings/childOnly(_:from:at:)``).
+    func childOnly(_ key: ServiceKey, from lookup: Container, at t: Int, _ f: Int) -> (RegistryEntry, Container)? {
+        guard let findings = tops[t].heavy?.findings,
+            let entry = findings.childOnly(key, from: lookup, at: frame(at: t, f))
+        else { return nil }
+        return (entry, findings.container)
+    }
+
+    // MARK: The graph
+
+    /// The `.graph` instance of `binding` made from `lookup` with these arguments for top `t`,
+    /// if any: its own, or else one of the graph it inherited, which becomes its own too.
+    func graphInstance(_ binding: Binding, from lookup: Container, _ values: ArgumentValues?, at t: Int) -> Any? {
+        if tops[t].isSection { return tops[t].heavy!.graphInstance(binding, from: lookup, values) }
+        let hashed = values?.hashed
+        var index = graph.count
+        while index > tops[t].graphStart {
+            index -= 1
+            if graph[index].top == t, graph[index].matches(binding, lookup, hashed) { return graph[index].instance }
+        }
+        guard values == nil, let found = tops[t].inherited?.instance(of: binding, from: lookup) else { return nil }
+        graph.append(GraphEntry(binding: binding, lookup: lookup, arguments: nil, instance: found, top: t))
+        return found
+    }
+
+    /// Keeps `instance` as top `t`'s `.graph` instance of `binding` from `lookup` — unless
+    /// `isLast` and nothing of the resolve runs after it to ask for it.
+    ///
+    /// - Returns: The instance another task of the resolve kept first, if one did.
+    private func keepGraphInstance(
+        _ instance: Any,
+        of binding: Binding,
+        from lookup: Container,
+        _ values: ArgumentValues?,
+        at t: Int,
+        isLast: Bool
+    ) -> Any? {
+        if tops[t].isSection {
+            return tops[t].heavy!.keepGraphInstance(instance, of: binding, from: lookup, values, isLast: isLast)
+        }
+        if isLast, tops[t].heavy?.mayAskForGraph != true { return nil }
+        graph.append(GraphEntry(binding: binding, lookup: lookup, arguments: values?.hashed, instance: instance, top: t))
+        return nil
+    }
+
+    /// Whether the scope of `binding` has an instance for top `t` already, for the trace.
+    private func isCached(
+        _ binding: Binding,
+        _ slot: any KeptSlot,
+        _ lookup: Container,
+        _ values: ArgumentValues?,
+        _ t: Int
+    ) -> Bool {
+        if binding.isPerResolve(inDryRun: tops[t].heavy?.isDryRun == true) {
+            return graphInstance(binding, from: lookup, values, at: t) != nil
+        }
+        return binding.isShared && (slot.keptInstance != nil || Waits.shared.isMade(slot, forTreeOf: heavy(t)))
+    }
+}
+
+extension Resolution {
+    /// The resolver of frame `f` of `stack`.
+    init(at f: Int, in stack: ResolveStack) {
+        self.init(position: f, serial: stack.frames[f].serial)
+    }
+
+    /// The resolver at the top of top `t` of `stack`.
+    init(top t: Int, in stack: ResolveStack) {
+        self.init(position: -1 - t, serial: stack.tops[t].serial)
+    }
+}

@@ -1,0 +1,363 @@
+import Synchronization
+
+/// The synchronous resolves a thread runs, as plain records on a stack of its own: each top-level
+/// resolve, each service being made (a *frame*), and the `.graph` instances of those resolves.
+///
+/// A resolve that makes only what it returns touches nothing else: no lock, no object but its
+/// instance (the records' storage is kept from one resolve to the next). The shared machinery —
+/// claims and waits for shared instances, queued completions, a ``Lazy``'s graph record, async
+/// resolves — works on ``Resolve`` and ``Frame`` objects; the stack makes them for its records
+/// only when such a path needs them (``heavy(_:)``, ``frame(_:)``), and keeps each, so that a
+/// record has one identity for the whole of its life.
+///
+/// A *position* in the stack is a top record `t` and a frame `f` in it, `-1` at its top: what
+/// a ``Resolution`` stands for. A top lives from its ``begin(_:nested:makesOne:findings:inheriting:)``
+/// to its ``end(_:)``, and the frames made in it as long as it does (a resolver stays valid while
+/// its top-level resolve lasts): `innermost` says which frame's factory runs now. A record's
+/// `serial` (unique in the process) tells a live one from a later one at the same index.
+final class ResolveStack: @unchecked Sendable {
+    // `@unchecked Sendable`: used by one thread at a time — the thread it belongs to, or, while
+    // that thread waits for it, a helper thread with a larger stack (``LargerStack``), whose start
+    // and join order their accesses.
+
+    /// A top-level resolve, or a synchronous part of an async one (a *section*).
+    struct Top {
+        /// Where resolves at its top look up.
+        let container: Container
+        /// The frame here whose factory started it (it continues that path), or `-1`.
+        let entry: Int
+        /// Without an entry: the frame of an async resolve it continues.
+        let tail: Frame?
+        let graphStart: Int
+        let frameStart: Int
+        let serial: UInt64
+        /// A plain `resolve`: nothing of it asks for its top instance's `.graph` entry afterwards.
+        let makesOne: Bool
+        /// A synchronous resolve in an async factory: it blocks, as any synchronous resolve.
+        let blocks: Bool
+        /// A synchronous part of `heavy`, an async resolve, which goes on after it.
+        let isSection: Bool
+        let inherited: GraphRecord?
+        /// The async resolve its synchronous parts unwind to, to wait by suspending.
+        let unwindsTo: Resolve?
+        /// Traced, or a dry run: then it has a `heavy` resolve from the start.
+        let isObserved: Bool
+        var heavy: Resolve?
+    }
+
+    /// A service being made (or completed) for the top `top`, for the frame `outer` (`-1`: the
+    /// top's entry or tail).
+    struct Level {
+        let binding: Binding
+        /// Where its factory's resolves look up.
+        let lookup: Container
+        let arguments: ArgumentValues?
+        let top: Int
+        let outer: Int
+        let depth: Int
+        var serial: UInt64 = 0
+        let creation: Creation?
+        let isCompletion: Bool
+        /// The innermost frame when it was pushed, again when it is popped.
+        var restores = -1
+        var heavy: Frame?
+    }
+
+    /// What a walk along a path reads of a frame, in plain values: cycle checks touch no
+    /// reference unless a registration and its arguments' hash match.
+    struct Link {
+        let binding: ObjectIdentifier
+        let top: Int
+        let outer: Int
+        let depth: Int
+        /// The hash of its arguments, if they were hashed (the registration recurs).
+        let hash: Int?
+    }
+
+    private(set) var tops: [Top] = []
+    private(set) var frames: [Level] = []
+    /// `frames`' links, at the same indices.
+    private var links: [Link] = []
+    /// The frame whose factory or completion runs now, `-1` if none here.
+    private(set) var innermost = -1
+    /// The `.graph` instances of the tops that are not sections, each top's from its `graphStart`.
+    var graph: [GraphEntry] = []
+    private var lastSerial: UInt64
+
+    /// Serials are unique across stacks: each stack takes its own range.
+    private static let stacks = Atomic<UInt64>(0)
+
+    init() {
+        lastSerial = Self.stacks.wrappingAdd(1, ordering: .relaxed).newValue << 32
+    }
+
+    private func nextSerial() -> UInt64 {
+        lastSerial &+= 1
+        return lastSerial
+    }
+
+    // MARK: Tops
+
+    /// Pushes a top-level resolve from `container`: unless `nested` is `false`, nested in the
+    /// resolve of the innermost frame here, or else of the async factory this task runs.
+    func begin(
+        _ container: Container,
+        nested: Bool = true,
+        makesOne: Bool = false,
+        findings: DryRunFindings? = nil,
+        inheriting inherited: GraphRecord? = nil
+    ) -> Int {
+        var entry = -1
+        var tail: Frame?
+        if nested {
+            if innermost >= 0 {
+                entry = innermost
+            } else if let frame = Resolve.taskFrame, frame.resolve.isRunning {
+                tail = frame  // In an async factory: nested in its resolve, but blocking.
+            }
+        }
+        let outer = entry >= 0 ? tops[frames[entry].top] : nil
+        let unwindsTo = outer?.unwindsTo
+        tops.append(
+            Top(
+                container: container, entry: entry, tail: tail, graphStart: graph.count, frameStart: frames.count,
+                serial: nextSerial(),
+                makesOne: makesOne && unwindsTo == nil, blocks: tail != nil, isSection: false, inherited: inherited,
+                unwindsTo: unwindsTo,
+                isObserved: findings != nil || container.isTraced || outer?.isObserved == true
+                    || tail?.resolve.isObserved == true,
+                heavy: nil))
+        let t = tops.count - 1
+        if tops[t].isObserved { _ = heavy(t, findings: findings) }
+        return t
+    }
+
+    /// Pushes a synchronous part of `resolve`, an async resolve, at `frame`, looking up from
+    /// `lookup`.
+    func beginSection(of resolve: Resolve, at frame: Frame?, from lookup: Container) -> Int {
+        tops.append(
+            Top(
+                container: lookup, entry: -1, tail: frame, graphStart: graph.count, frameStart: frames.count,
+                serial: nextSerial(),
+                makesOne: false, blocks: false, isSection: true, inherited: nil,
+                unwindsTo: resolve.isAsync ? resolve.suspensionOwner : nil, isObserved: resolve.isObserved,
+                heavy: resolve))
+        return tops.count - 1
+    }
+
+    /// Ends a successful top-level resolve: runs its completions (and those they queue), waits
+    /// for what it handed over to be published, publishes what it made, and pops it.
+    func finish(_ t: Int, describing service: @autoclosure () -> String) throws(ResolutionError) {
+        if let resolve = tops[t].heavy {
+            var runs = 0
+            loop: while true {
+                switch try resolve.next(&runs, graph: graphEntries(of: t), describing: service()) {
+                case .run(let pending): try run(pending, at: t)
+                case .waitFor(let handedOver): _ = try Waits.shared.wait(for: handedOver, by: resolve, at: nil)
+                case .ended: break loop
+                }
+            }
+        }
+        end(t)
+    }
+
+    /// Undoes a failed top-level resolve, and pops it.
+    func fail(_ t: Int) {
+        tops[t].heavy?.fail()
+        end(t)
+    }
+
+    /// Pops top `t` (the innermost), letting go of its frames and `.graph` instances one at a
+    /// time: a `deinit` may resolve on this thread.
+    func end(_ t: Int) {
+        let (frameStart, graphStart) = (tops[t].frameStart, tops[t].graphStart)
+        links.removeSubrange(frameStart...)
+        while frames.count > frameStart { _ = frames.removeLast() }
+        if !tops[t].isSection {
+            while graph.count > graphStart { _ = graph.removeLast() }
+        }
+        withExtendedLifetime(tops.removeLast()) {}
+    }
+
+    /// Whether top `t` is still the one with `serial`.
+    func isLive(top t: Int, _ serial: UInt64) -> Bool { t < tops.count && tops[t].serial == serial }
+
+    /// Whether frame `f` is still the one with `serial`.
+    func isLive(frame f: Int, _ serial: UInt64) -> Bool { f < frames.count && frames[f].serial == serial }
+
+    // MARK: Frames
+
+    /// Pushes the frame that makes `binding` at position (`t`, `f`), after the checks for a cycle
+    /// and for depth; `creation` is given up if one fails.
+    func enter(
+        _ binding: Binding,
+        from lookup: Container,
+        at t: Int,
+        _ f: Int,
+        creating creation: Creation?,
+        _ values: ArgumentValues?
+    ) throws(ResolutionError) -> Int {
+        let (cycle, recurs) = self.cycle(back: binding, values, at: t, f)
+        let depth = depth(at: t, f)
+        if let cycle {
+            abandon(creation, at: t, because: nil)
+            throw ResolutionError(kind: .cycle, service: binding.step.service, path: cycle)
+        }
+        if depth >= Resolve.maximumDepth {
+            abandon(creation, at: t, because: nil)
+            throw ResolutionError(
+                kind: .tooDeep, service: binding.step.service, path: Array(steps(at: t, f).prefix(5)),
+                depth: depth + 1)
+        }
+        return push(
+            Level(
+                binding: binding, lookup: lookup, arguments: recurs ? values?.hashed : values, top: t,
+                outer: outer(t, f), depth: depth + 1, serial: 0, creation: creation, isCompletion: false, heavy: nil))
+    }
+
+    /// Pushes the frame of a completion of top `t`, which runs on its entry's path.
+    func enterCompletion(_ pending: Resolve.Pending, at t: Int) -> Int {
+        push(
+            Level(
+                binding: pending.binding, lookup: pending.lookup, arguments: nil, top: t, outer: outer(t, -1),
+                depth: depth(at: t, -1) + 1, serial: 0, creation: pending.creation, isCompletion: true, heavy: nil))
+    }
+
+    private func push(_ level: Level) -> Int {
+        var level = level
+        level.serial = nextSerial()
+        level.restores = innermost
+        links.append(
+            Link(
+                binding: ObjectIdentifier(level.binding), top: level.top, outer: level.outer, depth: level.depth,
+                hash: level.arguments?.hash))
+        frames.append(level)
+        innermost = frames.count - 1
+        if let creation = level.creation, !level.isCompletion { Waits.shared.creating(creation, at: frame(innermost)) }
+        return innermost
+    }
+
+    /// Ends the run of frame `f`, the innermost: it stays, with its top, for its resolvers.
+    func pop(_ f: Int) {
+        innermost = frames[f].restores
+    }
+
+    /// The frame here that position (`t`, `f`) stands for: `f`, or at the top of `t` its entry
+    /// (`-1`: none here; the top's `tail` goes on from there).
+    func outer(_ t: Int, _ f: Int) -> Int { f >= 0 ? f : tops[t].entry }
+
+    /// How deep position (`t`, `f`) is, across nested resolves and async ones.
+    func depth(at t: Int, _ f: Int) -> Int {
+        let f = outer(t, f)
+        return f >= 0 ? frames[f].depth : tops[t].tail?.depth ?? 0
+    }
+
+    /// Visits the frames here from position (`t`, `f`) outward, innermost first, while `visit`
+    /// says so; the async frame the path goes on with beyond them, if it got there.
+    private func walk(from t: Int, _ f: Int, _ visit: (Int) -> Bool) -> Frame? {
+        var f = outer(t, f)
+        var tail = tops[t].tail
+        while f >= 0 {
+            guard visit(f) else { return nil }
+            if links[f].outer < 0 { tail = tops[links[f].top].tail }
+            f = links[f].outer
+        }
+        return tail
+    }
+
+    /// The path from the outermost service to position (`t`, `f`).
+    func steps(at t: Int, _ f: Int) -> [ResolutionError.Step] {
+        var steps: [ResolutionError.Step] = []
+        let tail = walk(from: t, f) { f in
+            steps.append(frames[f].binding.step)
+            return true
+        }
+        return tail.steps + steps.reversed()
+    }
+
+    /// The cycle back to `binding` with `values` from position (`t`, `f`), if there is one
+    /// (``Frame/Cycle``).
+    func cycle(back binding: Binding, _ values: ArgumentValues?, at t: Int, _ f: Int)
+        -> (cycle: [ResolutionError.Step]?, recurs: Bool)
+    {
+        let id = ObjectIdentifier(binding)
+        let links = links  // One read of the array: the walks below touch no reference.
+        let start = outer(t, f)
+        var f = start
+        var tail = tops[t].tail
+        // Most paths do not hold the registration at all: identities first.
+        while f >= 0, links[f].binding != id {
+            if links[f].outer < 0 { tail = tops[links[f].top].tail }
+            f = links[f].outer
+        }
+        if f < 0, tail?.chain.contains(where: { $0.binding === binding }) != true { return (nil, false) }
+        var cycle = Frame.Cycle(back: binding, values)
+        f = start
+        tail = tops[t].tail
+        while f >= 0 {
+            let link = links[f]
+            if link.binding == id, !cycle.visit(hash: link.hash, depth: link.depth, arguments: { frames[f].arguments }) {
+                return cycle.result(on: steps(at: t, start))
+            }
+            if link.outer < 0 { tail = tops[link.top].tail }
+            f = link.outer
+        }
+        var frame = tail
+        while let next = frame, cycle.visit(next) { frame = next.outer }
+        return cycle.result(on: steps(at: t, start))
+    }
+
+    // MARK: Objects for the shared machinery
+
+    /// The ``Resolve`` of top `t`, made now if it has none.
+    func heavy(_ t: Int, findings: DryRunFindings? = nil) -> Resolve {
+        if let heavy = tops[t].heavy { return heavy }
+        let top = tops[t]
+        let made = Resolve(
+            top.container, entry: top.entry >= 0 ? frame(top.entry) : top.tail, isAsync: false, blocks: top.blocks,
+            makesOne: top.makesOne, findings: findings, inheriting: top.inherited)
+        tops[t].heavy = made
+        return made
+    }
+
+    /// The ``Frame`` of frame `f`, made now (with those of its outer frames) if it has none.
+    func frame(_ f: Int) -> Frame {
+        var unmade: [Int] = []
+        var f = f
+        var outer: Frame?
+        while true {
+            if let made = frames[f].heavy {
+                outer = made
+                break
+            }
+            unmade.append(f)
+            guard frames[f].outer >= 0 else {
+                outer = tops[frames[f].top].tail
+                break
+            }
+            f = frames[f].outer
+        }
+        for f in unmade.reversed() {
+            let level = frames[f]
+            let made = Frame(
+                heavy(level.top), level.binding, arguments: level.arguments, outer: outer, creation: level.creation,
+                isCompletion: level.isCompletion)
+            frames[f].heavy = made
+            outer = made
+        }
+        return outer!
+    }
+
+    /// Position (`t`, `f`) as a ``Frame``: frame `f`, or at the top of `t` its entry (or tail).
+    func frame(at t: Int, _ f: Int) -> Frame? {
+        let f = outer(t, f)
+        return f >= 0 ? frame(f) : tops[t].tail
+    }
+
+    // MARK: The graph
+
+    /// The `.graph` instances of top `t`.
+    func graphEntries(of t: Int) -> [GraphEntry] {
+        graph[tops[t].graphStart...].filter { $0.top == t }
+    }
+}
