@@ -11,9 +11,9 @@ import Synchronization
 ///    entry's own lock (``RegistryEntry``), not the index.
 /// 2. *An index is immutable and lives as long as the registry.* An ``Index`` is a table of the
 ///    entries built under the lock and never changed; a newer one replaces it for lookups, and the
-///    older one is kept in `Master.indexes` until the registry's `deinit`. A lookup therefore reads
-///    the published index by its address, without retaining it, as long as it holds the registry
-///    (it does: its caller holds the container). The table is open addressing with a
+///    older one is kept in `Master.indexes` until the registry's `deinit`. A lookup therefore
+///    borrows the published index without retaining it, as long as it holds the registry (it
+///    does: its caller holds the container). The table is open addressing with a
 ///    multiplicative hash of the key's type identities: `Dictionary`'s SipHash was a third of a
 ///    cached singleton's resolve.
 /// 3. *Garbage is bounded.* A new index is built only when a lookup misses keys registered since
@@ -23,8 +23,9 @@ import Synchronization
 ///    lookups interleave.
 /// 4. *A miss in a complete index is final.* `registered` counts the entries, stored under the
 ///    lock after each new one; an index that holds that many holds them all, so a key it lacks
-///    (a parent's service looked up in a child, `T?`) is answered without the lock. A registration
-///    that the count does not show yet is concurrent with the lookup, which may miss it.
+///    (a parent's service looked up in a child, `T?`) is answered without the lock, and so is
+///    whether an `Optional` is registered. A registration that the count does not show yet is
+///    concurrent with the lookup, which may miss it.
 ///
 /// Lock order: `master`, then an entry's lock (``register(_:for:)`` only).
 final class Registry: Sendable {
@@ -33,8 +34,10 @@ final class Registry: Sendable {
         private let keys: [ServiceKey?]
         private let entries: [RegistryEntry?]
         let count: Int
+        let holdsOptionals: Bool
 
-        init(_ all: [ServiceKey: RegistryEntry]) {
+        init(_ all: [ServiceKey: RegistryEntry], holdsOptionals: Bool) {
+            self.holdsOptionals = holdsOptionals
             var capacity = 16
             while capacity < all.count * 2 { capacity *= 2 }
             var keys = [ServiceKey?](repeating: nil, count: capacity)
@@ -75,32 +78,23 @@ final class Registry: Sendable {
         var indexes: [Index] = []
         /// How many entries the retired indexes hold (invariant 3).
         var retiredEntries = 0
+        /// Whether an `Optional` type has been registered (``Container/registersOptionals``).
+        var holdsOptionals = false
     }
 
     private let master = Locked(Master())
-    /// The address of the current ``Index`` (retained by `master.indexes`), or 0 before the first.
-    private let published = Atomic<UInt>(0)
+    /// The current ``Index`` (retained by `master.indexes`), once there is one.
+    private let published = Atomic<Unmanaged<Index>?>(nil)
     /// How many entries there are (invariant 4).
     private let registered = Atomic<Int>(0)
-    /// Whether an `Optional` type has been registered (``Container/registersOptionals``). Relaxed:
-    /// a resolve concurrent with that registration may miss it, as it may miss any registration.
-    private let optionals = Atomic<Bool>(false)
-
-    var holdsOptionals: Bool { optionals.load(ordering: .relaxed) }
 
     init() {}
 
     /// The entry for `key`, if anything was ever registered under it.
     func entry(for key: ServiceKey) -> RegistryEntry? {
-        let address = published.load(ordering: .acquiring)
-        if let pointer = UnsafeRawPointer(bitPattern: address) {
-            // Invariant 2: the registry keeps the index alive, and the caller keeps the registry.
-            let (found, count) = Unmanaged<Index>.fromOpaque(pointer)._withUnsafeGuaranteedRef {
-                ($0.entry(for: key), $0.count)
-            }
-            if let found { return found }
-            if count == registered.load(ordering: .acquiring) { return nil }  // Invariant 4.
-        }
+        let (found, isComplete) = lookUp { ($0.entry(for: key), $0.count) }
+        if let found = found ?? nil { return found }
+        if isComplete { return nil }  // Invariant 4.
         return master.withLock { master in
             let found = master.entries[key]
             let indexed = master.indexes.last?.count ?? 0
@@ -110,19 +104,33 @@ final class Registry: Sendable {
                 master.retiredEntries + indexed <= 2 * master.entries.count + 64
             {
                 master.retiredEntries += indexed
-                let index = Index(master.entries)
+                let index = Index(master.entries, holdsOptionals: master.holdsOptionals)
                 master.indexes.append(index)
-                published.store(UInt(bitPattern: Unmanaged.passUnretained(index).toOpaque()), ordering: .releasing)
+                published.store(Unmanaged.passUnretained(index), ordering: .releasing)
             }
             return found
         }
     }
 
+    /// Whether an `Optional` type has been registered here.
+    var holdsOptionals: Bool {
+        let (holds, isComplete) = lookUp { ($0.holdsOptionals, $0.count) }
+        return isComplete ? holds == true : master.withLock { $0.holdsOptionals }
+    }
+
+    /// What `body` reads of the published index (borrowed: invariant 2), and whether that index
+    /// holds every entry (invariant 4).
+    private func lookUp<Result>(_ body: (Index) -> (Result, count: Int)) -> (Result?, isComplete: Bool) {
+        let index = published.load(ordering: .acquiring)
+        let (result, count) = index.map { $0._withUnsafeGuaranteedRef(body) } ?? (nil, 0)
+        return (result, count == registered.load(ordering: .acquiring))
+    }
+
     /// Files `binding` under `key`, and returns what the entry let go (the binding it replaced
     /// and its kept instance) for the caller to release with no lock held.
     func register(_ binding: Binding, for key: ServiceKey) -> Any? {
-        if binding.isOptional { optionals.store(true, ordering: .relaxed) }
         let existing = master.withLock { master -> RegistryEntry? in
+            master.holdsOptionals = master.holdsOptionals || binding.isOptional
             if let entry = master.entries[key] { return entry }
             // Made with its binding: a lookup finds no entry without one.
             master.entries[key] = RegistryEntry(binding)
@@ -146,13 +154,14 @@ final class Registry: Sendable {
 /// One key's registration and the instance its scope keeps: changed under a lock of its own,
 /// read without one.
 ///
-/// **Invariant 5: the borrowing rule.** `binding` and `box` publish, as addresses, the binding
-/// and the strongly kept `Kept<Service>` box that `state` holds, without retaining them. A reader
-/// (``read()``) counts itself in `readers`, loads the addresses, retains what it found, and counts
-/// itself out. A writer changes `state` and the addresses under the lock, and holds on to what it
-/// replaced until it has seen `readers` at zero afterwards (``change(_:)``). All four accesses are
+/// **Invariant 5: the borrowing rule.** `published` names, without retaining it, the
+/// ``Published`` snapshot that `state` holds: the binding and the strongly kept `Kept<Service>`
+/// box. A reader (``read()``) counts itself in `readers`, loads the snapshot, retains what it
+/// holds, and counts itself out. A writer changes `state` under the lock and publishes a new
+/// snapshot there if what it holds changed; it holds on to the old snapshot (and so to what that
+/// holds) until it has seen `readers` at zero afterwards (``change(_:)``). All four accesses are
 /// sequentially consistent, so in their one order either the reader's count comes first — the
-/// writer waits for it — or the reader loads the new address. A reader runs no user code, so the
+/// writer waits for it — or the reader loads the new snapshot. A reader runs no user code, so the
 /// wait is short; the writer's lock is let go before it.
 ///
 /// Threads resolving different singletons touch only their entries, boxes and instances: each
@@ -160,32 +169,44 @@ final class Registry: Sendable {
 /// retaining one does not slow down retaining its neighbour on another core (false sharing).
 @usableFromInline
 final class RegistryEntry: Sendable, KeptSlot {
+    /// What a resolve reads of the entry: the binding, and the box of the instance kept strongly.
+    /// (`@unchecked Sendable`: immutable; the box holds a shared scope's instance, which is
+    /// `Sendable`, as only `Sendable` services can be registered in such a scope.)
+    private final class Published: @unchecked Sendable {
+        let binding: Binding
+        let box: AnyObject?
+
+        init(_ binding: Binding, _ box: AnyObject?) {
+            self.binding = binding
+            self.box = box
+        }
+    }
+
     private struct State {
         var binding: Binding
         var kept = KeptState.empty
+        var published: Published
     }
 
     private let state: Locked<State>
     private let readers = Atomic<Int>(0)
-    private let binding: Atomic<UInt>
-    private let box = Atomic<UInt>(0)
+    private let published: Atomic<Unmanaged<Published>>
     private let padding = CacheLinePadding()
 
     init(_ binding: Binding) {
-        state = Locked(State(binding: binding), padded: true)
-        self.binding = Atomic(UInt(bitPattern: Unmanaged.passUnretained(binding).toOpaque()))
+        let published = Published(binding, nil)
+        state = Locked(State(binding: binding, published: published), padded: true)
+        self.published = Atomic(Unmanaged.passUnretained(published))
     }
 
     /// The current binding, and the `Kept<Service>` box of the instance kept strongly, if any:
     /// read without a lock (invariant 5).
     func read() -> (binding: Binding, box: AnyObject?) {
         readers.wrappingAdd(1, ordering: .sequentiallyConsistent)
-        let box = UnsafeRawPointer(bitPattern: box.load(ordering: .sequentiallyConsistent)).map {
-            Unmanaged<AnyObject>.fromOpaque($0).retain()
+        // Retained before the count goes down (an explicit retain, which the optimiser keeps there).
+        let (binding, box) = published.load(ordering: .sequentiallyConsistent)._withUnsafeGuaranteedRef {
+            (Unmanaged.passUnretained($0.binding).retain(), $0.box.map { Unmanaged.passUnretained($0).retain() })
         }
-        let binding = Unmanaged<Binding>.fromOpaque(
-            UnsafeRawPointer(bitPattern: binding.load(ordering: .sequentiallyConsistent))!
-        ).retain()
         readers.wrappingSubtract(1, ordering: .sequentiallyConsistent)
         return (binding.takeRetainedValue(), box?.takeRetainedValue())
     }
@@ -195,7 +216,7 @@ final class RegistryEntry: Sendable, KeptSlot {
     /// Returns what it let go, for the caller to release with no lock held.
     func replace(with binding: Binding) -> Any? {
         change { state in
-            defer { state = State(binding: binding) }
+            defer { (state.binding, state.kept) = (binding, .empty) }
             return (state.binding, state.kept)
         }
     }
@@ -205,17 +226,17 @@ final class RegistryEntry: Sendable, KeptSlot {
     }
 
     /// Runs `body` on the state under the lock and publishes what it leaves; then, if that
-    /// differs, waits until no reader can hold the old addresses before letting go of what they
-    /// named (invariant 5).
+    /// changed, waits until no reader can hold the old snapshot before letting go of it
+    /// (invariant 5).
     private func change<Result>(_ body: (inout State) -> Result) -> Result {
-        let (result, replaced) = state.withLock { state -> (Result, State?) in
-            let before = state
+        let (result, replaced) = state.withLock { state -> (Result, Published?) in
             let result = body(&state)
-            let box = if case .strong(let box) = state.kept { UInt(bitPattern: Unmanaged.passUnretained(box).toOpaque()) } else { UInt(0) }
-            let binding = UInt(bitPattern: Unmanaged.passUnretained(state.binding).toOpaque())
-            let boxChanged = self.box.exchange(box, ordering: .sequentiallyConsistent) != box
-            let bindingChanged = self.binding.exchange(binding, ordering: .sequentiallyConsistent) != binding
-            return (result, boxChanged || bindingChanged ? before : nil)
+            let box: AnyObject? = if case .strong(let box) = state.kept { box } else { nil }
+            guard state.published.binding !== state.binding || state.published.box !== box else { return (result, nil) }
+            let old = state.published
+            state.published = Published(state.binding, box)
+            published.store(Unmanaged.passUnretained(state.published), ordering: .sequentiallyConsistent)
+            return (result, old)
         }
         if replaced != nil {
             while readers.load(ordering: .sequentiallyConsistent) != 0 { Platform.yieldThread() }

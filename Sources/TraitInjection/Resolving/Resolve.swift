@@ -68,9 +68,6 @@ final class Resolve: Sendable {
     /// For the first read of a ``Lazy``: the record of the graph of the resolve it was made in,
     /// whose `.graph` instances this resolve uses.
     let inherited: GraphRecord?
-    /// Whether it still runs (0), or has succeeded (1) or failed (2): `state.phase`, for reads
-    /// without the lock.
-    private let phase = Atomic<UInt8>(0)
     let state: Locked<State>
 
     /// A top-level resolve from `container`, nested in the resolve of `entry` if that one still
@@ -109,7 +106,7 @@ final class Resolve: Sendable {
 
     /// Whether it still runs: resolvers of it still work.
     @usableFromInline
-    var isRunning: Bool { phase.load(ordering: .acquiring) == 0 }
+    var isRunning: Bool { state.withLock { $0.phase == .running } }
 
     var root: Resolve { outer?.root ?? self }
 
@@ -239,7 +236,6 @@ final class Resolve: Sendable {
             state.record?.remember(graph() ?? state.graph, isRoot: outer == nil)
             for record in state.records { record.settle(succeeded: true) }
             state.phase = .succeeded
-            phase.store(1, ordering: .releasing)
             defer { (state.claims, state.graph, state.suspension) = ([], [], nil) }
             return .end(state.claims, state.graph)
         }
@@ -281,7 +277,6 @@ final class Resolve: Sendable {
             let abandoned = Waits.shared.abandon(taken.claims, by: self, because: nil)
             withExtendedLifetime((taken, abandoned)) {}
         }
-        phase.store(2, ordering: .releasing)
     }
 
     /// The most services a chain of dependencies may nest; a deeper one throws `.tooDeep`.

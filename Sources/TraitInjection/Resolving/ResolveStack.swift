@@ -74,26 +74,57 @@ final class ResolveStack: @unchecked Sendable {
         let hash: Int?
     }
 
-    private(set) var tops: [Top] = []
-    private(set) var frames: [Level] = []
-    /// `frames`' links, at the same indices.
-    private var links: [Link] = []
-    /// The frame whose factory or completion runs now, `-1` if none here.
-    private(set) var innermost = -1
-    /// The `.graph` instances of the tops that are not sections, each top's from its `graphStart`.
-    var graph: [GraphEntry] = []
-    private var lastSerial: UInt64
+    private struct Storage {
+        var tops: [Top] = []
+        var frames: [Level] = []
+        /// `frames`' links, at the same indices.
+        var links: [Link] = []
+        /// The frame whose factory or completion runs now, `-1` if none here.
+        var innermost = -1
+        /// The `.graph` instances of the tops that are not sections, each top's from its
+        /// `graphStart`.
+        var graph: [GraphEntry] = []
+        var lastSerial: UInt64
+    }
 
-    /// Serials are unique across stacks: each stack takes its own range.
-    private static let stacks = Atomic<UInt64>(0)
+    /// The stack's state, at an address of its own. Reached through it, an access is not checked
+    /// for exclusivity at run time, as an access to a class's `var` would be (about 60
+    /// instructions each, dozens of times a resolve: 2,000 of a transient's 6,000 in the release
+    /// harness). What the checks would catch cannot happen: no access spans a call out of the
+    /// engine (each reads or writes, and ends), and the arrays' buffers never leave the stack, so
+    /// a mutation never copies one whose elements a `deinit` could reach.
+    private let storage = UnsafeMutablePointer<Storage>.allocate(capacity: 1)
+
+    /// Serials are unique across stacks, each taking a range of its own, so that a resolver used
+    /// on another thread's stack is never taken for one of its own.
+    private static let stacks = Mutex<UInt64>(0)
 
     init() {
-        lastSerial = Self.stacks.wrappingAdd(1, ordering: .relaxed).newValue << 32
+        let range = Self.stacks.withLock { stacks in
+            stacks += 1
+            return stacks << 32
+        }
+        storage.initialize(to: Storage(lastSerial: range))
+    }
+
+    deinit {
+        storage.deinitialize(count: 1)
+        storage.deallocate()
+    }
+
+    // The state's parts (`_read` and `_modify`, to borrow rather than copy).
+    var tops: [Top] { _read { yield storage.pointee.tops } }
+    var frames: [Level] { _read { yield storage.pointee.frames } }
+    private var links: [Link] { _read { yield storage.pointee.links } }
+    var innermost: Int { storage.pointee.innermost }
+    var graph: [GraphEntry] {
+        _read { yield storage.pointee.graph }
+        _modify { yield &storage.pointee.graph }
     }
 
     private func nextSerial() -> UInt64 {
-        lastSerial &+= 1
-        return lastSerial
+        storage.pointee.lastSerial &+= 1
+        return storage.pointee.lastSerial
     }
 
     // MARK: Tops
@@ -118,7 +149,7 @@ final class ResolveStack: @unchecked Sendable {
         }
         let outer = entry >= 0 ? tops[frames[entry].top] : nil
         let unwindsTo = outer?.unwindsTo
-        tops.append(
+        storage.pointee.tops.append(
             Top(
                 container: container, entry: entry, tail: tail, graphStart: graph.count, frameStart: frames.count,
                 serial: nextSerial(),
@@ -135,7 +166,7 @@ final class ResolveStack: @unchecked Sendable {
     /// Pushes a synchronous part of `resolve`, an async resolve, at `frame`, looking up from
     /// `lookup`.
     func beginSection(of resolve: Resolve, at frame: Frame?, from lookup: Container) -> Int {
-        tops.append(
+        storage.pointee.tops.append(
             Top(
                 container: lookup, entry: -1, tail: frame, graphStart: graph.count, frameStart: frames.count,
                 serial: nextSerial(),
@@ -171,12 +202,12 @@ final class ResolveStack: @unchecked Sendable {
     /// time: a `deinit` may resolve on this thread.
     func end(_ t: Int) {
         let (frameStart, graphStart) = (tops[t].frameStart, tops[t].graphStart)
-        links.removeSubrange(frameStart...)
-        while frames.count > frameStart { _ = frames.removeLast() }
+        storage.pointee.links.removeSubrange(frameStart...)
+        while frames.count > frameStart { _ = storage.pointee.frames.removeLast() }
         if !tops[t].isSection {
             while graph.count > graphStart { _ = graph.removeLast() }
         }
-        withExtendedLifetime(tops.removeLast()) {}
+        _ = storage.pointee.tops.removeLast()
     }
 
     /// Whether top `t` is still the one with `serial`.
@@ -227,19 +258,21 @@ final class ResolveStack: @unchecked Sendable {
         var level = level
         level.serial = nextSerial()
         level.restores = innermost
-        links.append(
+        storage.pointee.links.append(
             Link(
                 binding: ObjectIdentifier(level.binding), top: level.top, outer: level.outer, depth: level.depth,
                 hash: level.arguments?.hash))
-        frames.append(level)
-        innermost = frames.count - 1
-        if let creation = level.creation, !level.isCompletion { Waits.shared.creating(creation, at: frame(innermost)) }
-        return innermost
+        let creation = level.isCompletion ? nil : level.creation
+        storage.pointee.frames.append(level)
+        let f = frames.count - 1
+        storage.pointee.innermost = f
+        if let creation { Waits.shared.creating(creation, at: frame(f)) }
+        return f
     }
 
     /// Ends the run of frame `f`, the innermost: it stays, with its top, for its resolvers.
     func pop(_ f: Int) {
-        innermost = frames[f].restores
+        storage.pointee.innermost = frames[f].restores
     }
 
     /// The frame here that position (`t`, `f`) stands for: `f`, or at the top of `t` its entry
@@ -316,7 +349,7 @@ final class ResolveStack: @unchecked Sendable {
         let made = Resolve(
             top.container, entry: top.entry >= 0 ? frame(top.entry) : top.tail, isAsync: false, blocks: top.blocks,
             makesOne: top.makesOne, findings: findings, inheriting: top.inherited)
-        tops[t].heavy = made
+        storage.pointee.tops[t].heavy = made
         return made
     }
 
@@ -342,7 +375,7 @@ final class ResolveStack: @unchecked Sendable {
             let made = Frame(
                 heavy(level.top), level.binding, arguments: level.arguments, outer: outer, creation: level.creation,
                 isCompletion: level.isCompletion)
-            frames[f].heavy = made
+            storage.pointee.frames[f].heavy = made
             outer = made
         }
         return outer!
