@@ -122,7 +122,9 @@ extension Container {
     /// observed resolve (a trace, a dry run) asks: the shortcut of an async resolve.
     @usableFromInline
     func keptBoxForTask(_ key: ServiceKey) -> AnyObject? {
-        guard !isTraced, let entry = entry(for: key), Resolve.taskFrame?.resolve.isObserved != true else { return nil }
+        guard !isTraced, let entry = entry(for: key), Resolve.runningTaskFrame?.resolve.isObserved != true else {
+            return nil
+        }
         return entry.read().box
     }
 
@@ -133,17 +135,19 @@ extension Container {
         name: String?,
         arguments: repeat each Argument
     ) async throws(ResolutionError) -> Service {
-        let resolve = Resolve(self, entry: Resolve.taskFrame, isAsync: true)
-        do throws(ResolutionError) {
-            let instance = try await resolve.resolveAsync(
-                Service.self, name: name, arguments: repeat each arguments, from: self, at: resolve.entry)
-            try await resolve.finishAsync(
-                describing: ServiceDescription(Service.self, name: name, arguments: (repeat each Argument).self)
-                    .description)
-            return instance
-        } catch {
-            resolve.fail()
-            throw error
+        try await Resolve.counted { () async throws(ResolutionError) in
+            let resolve = Resolve(self, entry: Resolve.taskFrame, isAsync: true)
+            do throws(ResolutionError) {
+                let instance = try await resolve.resolveAsync(
+                    Service.self, name: name, arguments: repeat each arguments, from: self, at: resolve.entry)
+                try await resolve.finishAsync(
+                    describing: ServiceDescription(Service.self, name: name, arguments: (repeat each Argument).self)
+                        .description)
+                return instance
+            } catch {
+                resolve.fail()
+                throw error
+            }
         }
     }
 
@@ -171,8 +175,10 @@ extension Container {
             }
             let resolve = Resolve(self, entry: nil, isAsync: true, findings: findings)
             do throws(ResolutionError) {
-                try await binding.verifyAsync(AsyncResolution(resolve, nil, self))
-                try await resolve.finishAsync(describing: binding.step.service)
+                try await Resolve.counted { () async throws(ResolutionError) in
+                    try await binding.verifyAsync(AsyncResolution(resolve, nil, self))
+                    try await resolve.finishAsync(describing: binding.step.service)
+                }
             } catch {
                 resolve.fail()
                 problems.append(error)

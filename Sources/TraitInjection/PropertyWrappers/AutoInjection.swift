@@ -50,8 +50,8 @@ final class AutoInjectionCache: Sendable {
     /// graph exists (as `initCompleted` closures do), or `nil` if it has no ``Inject`` or
     /// ``WeakInject`` property.
     ///
-    func injection(into instance: Any, of binding: Binding) -> ((Resolution) throws -> Void)? {
-        let dynamicType = UInt(bitPattern: ObjectIdentifier(type(of: instance)))
+    func injection(into instance: Any, _ type: ObjectIdentifier, of binding: Binding) -> ((Resolution) throws -> Void)? {
+        let dynamicType = UInt(bitPattern: type)
         if typeWithoutProperties.load(ordering: .relaxed) == dynamicType { return nil }
         return reflectedInjection(into: instance, of: binding, dynamicType: dynamicType)
     }

@@ -106,9 +106,15 @@ final class Binding: Sendable {
 
     /// What a new `instance` needs done once its object graph exists, in order: its auto-injection
     /// (if it has ``Inject`` properties), then its `initCompleted` closures.
-    func completions(of instance: Any, from lookup: Container, creation: Creation?, part: UInt64?) -> [Resolve.Pending] {
+    func completions(
+        of instance: Any,
+        _ type: ObjectIdentifier,
+        from lookup: Container,
+        creation: Creation?,
+        part: UInt64?
+    ) -> [Resolve.Pending] {
         var completions: [Resolve.Pending] = []
-        if autoInjects, let injection = autoInjection.injection(into: instance, of: self) {
+        if autoInjects, let injection = autoInjection.injection(into: instance, type, of: self) {
             completions.append(
                 Resolve.Pending(binding: self, lookup: lookup, creation: creation, part: part, run: .sync(injection)))
         }

@@ -14,6 +14,13 @@ final class ResolvingThread {
         return made
     }
 
+    /// Runs `body` with the calling thread's, borrowed.
+    static func with<Result, Failure: Error>(_ body: (ResolvingThread) throws(Failure) -> Result) throws(Failure)
+        -> Result
+    {
+        try slot.withValue { thread throws(Failure) in try body(thread ?? current) }
+    }
+
     let stack: ResolveStack
     /// On a helper thread of a chain that left the main actor, the thread that runs main-actor
     /// factories for it (``LargerStack/Caller``).

@@ -36,7 +36,7 @@ extension Origin {
             let factory = unsafeDowncast(binding.syncBox, to: FactoryBox<Service, repeat each Argument>.self)
             let instance = try factory.make(resolution, repeat each arguments)
             made = instance
-            return instance
+            return (instance, ObjectIdentifier(type(of: instance)))
         }
         switch found {
         case .kept(let box): return unsafeDowncast(box, to: Kept<Service>.self).instance
@@ -65,9 +65,18 @@ extension Origin {
     func resolve(
         _ key: ServiceKey,
         _ values: ArgumentValues?,
-        factory: (Binding, Resolution) throws -> Any
+        factory: (Binding, Resolution) throws -> (Any, type: ObjectIdentifier)
     ) throws(ResolutionError) -> Found {
-        let stack = ResolvingThread.current.stack
+        try ResolvingThread.with { thread throws(ResolutionError) in try resolve(key, values, on: thread, factory) }
+    }
+
+    private func resolve(
+        _ key: ServiceKey,
+        _ values: ArgumentValues?,
+        on thread: ResolvingThread,
+        _ factory: (Binding, Resolution) throws -> (Any, type: ObjectIdentifier)
+    ) throws(ResolutionError) -> Found {
+        let stack = thread.stack
         switch self {
         case .container(let container):
             // The first look: a kept instance is returned at once.

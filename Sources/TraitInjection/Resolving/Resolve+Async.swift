@@ -1,3 +1,5 @@
+import Synchronization
+
 // How an async resolve makes an instance: async factories and completions here, with the frame
 // carried across `await` and into child tasks; synchronous ones as synchronous parts of the same
 // resolve, sections of the thread's stack (ResolveStack+Make.swift), which unwind instead of
@@ -8,18 +10,39 @@ extension Resolve {
     /// there (or in a task it starts) is nested in its resolve.
     @TaskLocal static var taskFrame: Frame?
 
+    /// How many async resolves run, in all: while none does, no task has a ``taskFrame`` of a
+    /// running resolve, and a synchronous resolve need not read it (a task-local read costs more
+    /// than the rest of a transient resolve's start). Relaxed: a task sees its own resolve's
+    /// count, and a frame read while another's runs is checked as before.
+    private static let running = Atomic<Int>(0)
+
+    /// The frame whose async factory or completion the current task runs, if its resolve runs.
+    static var runningTaskFrame: Frame? {
+        guard running.load(ordering: .relaxed) > 0, let frame = taskFrame, frame.resolve.isRunning else { return nil }
+        return frame
+    }
+
+    /// Runs `body`, an async resolve, counted in ``running``.
+    static func counted<Result>(_ body: () async throws(ResolutionError) -> Result) async throws(ResolutionError)
+        -> Result
+    {
+        running.wrappingAdd(1, ordering: .relaxed)
+        defer { running.wrappingSubtract(1, ordering: .relaxed) }
+        return try await body()
+    }
+
     /// How the typed call site of an async resolve makes an instance: it calls the factory with
     /// its own argument types.
     @usableFromInline
     struct Factories {
-        @usableFromInline let sync: (Binding, Resolution) throws -> Any
+        @usableFromInline let sync: (Binding, Resolution) throws -> (Any, type: ObjectIdentifier)
         @usableFromInline let async: (Binding, AsyncResolution) async throws -> Any
         /// Runs a main-actor factory there, as a synchronous part of the resolve.
         @usableFromInline let mainActor: (Binding, AsyncResolution) async throws(ResolutionError) -> Any
 
         @usableFromInline
         init(
-            sync: @escaping (Binding, Resolution) throws -> Any,
+            sync: @escaping (Binding, Resolution) throws -> (Any, type: ObjectIdentifier),
             async: @escaping (Binding, AsyncResolution) async throws -> Any,
             mainActor: @escaping (Binding, AsyncResolution) async throws(ResolutionError) -> Any
         ) {
@@ -41,8 +64,9 @@ extension Resolve {
         let values = (repeat each arguments)
         let factories = Factories(
             sync: { binding, resolution in
-                try unsafeDowncast(binding.syncBox, to: FactoryBox<Service, repeat each Argument>.self)
+                let instance = try unsafeDowncast(binding.syncBox, to: FactoryBox<Service, repeat each Argument>.self)
                     .make(resolution, repeat each values)
+                return (instance, ObjectIdentifier(type(of: instance)))
             },
             async: { binding, resolution in
                 try await unsafeDowncast(binding.asyncBox!, to: AsyncFactoryBox<Service, repeat each Argument>.self)
@@ -105,7 +129,7 @@ extension Resolve {
             let found = try await synchronously(at: frame, from: lookup) { stack, t throws(ResolutionError) in
                 try stack.make(binding, keptIn: slot, by: owner, from: lookup, at: t, -1, values) { binding, r in
                     let instance = try factories.sync(binding, r)
-                    made = instance
+                    made = instance.0
                     return instance
                 }
             }
@@ -147,7 +171,9 @@ extension Resolve {
                 // A synchronous factory with async completions.
                 instance = try await synchronously(at: newFrame, from: lookup) { stack, t throws(ResolutionError) in
                     do {
-                        return try stack.call(binding, at: t, -1) { try factories.sync(binding, Resolution(top: t, in: stack)) }
+                        return try stack.call(binding, at: t, -1) {
+                            try factories.sync(binding, Resolution(top: t, in: stack)).0
+                        }
                     } catch {
                         throw Self.wrap(error, at: newFrame)
                     }
@@ -200,7 +226,8 @@ extension Resolve {
         at frame: Frame,
         _ values: ArgumentValues?
     ) throws(ResolutionError) -> Any? {
-        let completions = binding.completions(of: instance, from: lookup, creation: creation, part: nil)
+        let completions = binding.completions(
+            of: instance, ObjectIdentifier(type(of: instance)), from: lookup, creation: creation, part: nil)
         if binding.isPerResolve(inDryRun: isDryRun),
             let first = keepGraphInstance(instance, of: binding, from: lookup, values, isLast: false)
         {

@@ -12,7 +12,7 @@ extension ResolveStack {
         from lookup: Container,
         at t: Int,
         _ f: Int,
-        factory: (Binding, Resolution) throws -> Any
+        factory: (Binding, Resolution) throws -> (Any, type: ObjectIdentifier)
     ) throws(ResolutionError) -> Found {
         if let owner = tops[t].unwindsTo, let pending = owner.pendingSuspension { throw .suspension(for: pending) }
         guard let (entry, owner) = lookup.lookUp(key) ?? childOnly(key, from: lookup, at: t, f) else {
@@ -32,7 +32,7 @@ extension ResolveStack {
         at t: Int,
         _ f: Int,
         _ values: ArgumentValues?,
-        _ factory: (Binding, Resolution) throws -> Any
+        _ factory: (Binding, Resolution) throws -> (Any, type: ObjectIdentifier)
     ) throws(ResolutionError) -> Found {
         guard tops[t].isObserved else {
             if let box { return .kept(box) }
@@ -55,7 +55,7 @@ extension ResolveStack {
         at t: Int,
         _ f: Int,
         _ values: ArgumentValues?,
-        _ factory: (Binding, Resolution) throws -> Any
+        _ factory: (Binding, Resolution) throws -> (Any, type: ObjectIdentifier)
     ) throws(ResolutionError) -> Found {
         // A shared instance is built from the registrations of the container that keeps it.
         let lookup = binding.isShared ? owner : lookup
@@ -66,7 +66,7 @@ extension ResolveStack {
         if binding.needsAsyncResolve {
             throw ResolutionError(kind: .needsAsyncResolve, service: binding.step.service, path: steps(at: t, f))
         }
-        if binding.isMainActor, !ResolvingThread.current.canRunMainActor {
+        if binding.isMainActor, !ResolvingThread.with({ $0.canRunMainActor }) {
             throw ResolutionError(kind: .needsMainActor, service: binding.step.service, path: steps(at: t, f))
         }
         var creation: Creation?
@@ -87,15 +87,15 @@ extension ResolveStack {
         }
         let made = try enter(binding, from: lookup, at: t, f, creating: creation, values)
         defer { pop(made) }
-        let instance: Any
+        let (instance, type): (Any, ObjectIdentifier)
         do {
-            instance = try call(binding, at: t, made) { try factory(binding, Resolution(at: made, in: self)) }
+            (instance, type) = try call(binding, at: t, made) { try factory(binding, Resolution(at: made, in: self)) }
         } catch {
             let wrapped = wrap(error, at: t, made)
             abandon(creation, at: t, because: wrapped.isOwnFailure ? wrapped : nil)
             throw wrapped
         }
-        return try self.made(instance, of: binding, creation: creation, from: lookup, at: t, made, values)
+        return try self.made(instance, type, of: binding, creation: creation, from: lookup, at: t, made, values)
     }
 
     /// Records `claimed`, the creation of `binding`'s instance top `t` has claimed; if its
@@ -114,6 +114,7 @@ extension ResolveStack {
     /// completions.
     private func made(
         _ instance: Any,
+        _ type: ObjectIdentifier,
         of binding: Binding,
         creation: Creation?,
         from lookup: Container,
@@ -128,7 +129,7 @@ extension ResolveStack {
             throw .suspension(for: pending)
         }
         let completions = binding.completions(
-            of: instance, from: lookup, creation: creation, part: tops[t].isSection ? tops[t].serial : nil)
+            of: instance, type, from: lookup, creation: creation, part: tops[t].isSection ? tops[t].serial : nil)
         if binding.isPerResolve(inDryRun: tops[t].heavy?.isDryRun == true),
             let first = keepGraphInstance(
                 instance, of: binding, from: lookup, values, at: t,
@@ -154,7 +155,16 @@ extension ResolveStack {
     /// thread — or on the main actor's for a main-actor factory, or on a helper thread's larger
     /// stack when this one's is nearly used up.
     func call<Result>(_ binding: Binding, at t: Int, _ f: Int, _ body: () throws -> Result) throws -> Result {
-        let thread = ResolvingThread.current
+        try ResolvingThread.with { thread in try call(binding, at: t, f, on: thread, body) }
+    }
+
+    private func call<Result>(
+        _ binding: Binding,
+        at t: Int,
+        _ f: Int,
+        on thread: ResolvingThread,
+        _ body: () throws -> Result
+    ) throws -> Result {
         if binding.isMainActor {
             guard MainQueue.isCurrent else {
                 guard let caller = thread.mainActorCaller else { return try body() }

@@ -55,11 +55,11 @@ final class ResolveStack: @unchecked Sendable {
         let top: Int
         let outer: Int
         let depth: Int
-        var serial: UInt64 = 0
+        let serial: UInt64
         let creation: Creation?
         let isCompletion: Bool
         /// The innermost frame when it was pushed, again when it is popped.
-        var restores = -1
+        let restores: Int
         var heavy: Frame?
     }
 
@@ -143,8 +143,8 @@ final class ResolveStack: @unchecked Sendable {
         if nested {
             if innermost >= 0 {
                 entry = innermost
-            } else if let frame = Resolve.taskFrame, frame.resolve.isRunning {
-                tail = frame  // In an async factory: nested in its resolve, but blocking.
+            } else {
+                tail = Resolve.runningTaskFrame  // In an async factory: nested in its resolve, but blocking.
             }
         }
         let outer = entry >= 0 ? tops[frames[entry].top] : nil
@@ -241,32 +241,36 @@ final class ResolveStack: @unchecked Sendable {
                 depth: depth + 1)
         }
         return push(
-            Level(
-                binding: binding, lookup: lookup, arguments: recurs ? values?.hashed : values, top: t,
-                outer: outer(t, f), depth: depth + 1, serial: 0, creation: creation, isCompletion: false, heavy: nil))
+            binding, lookup: lookup, arguments: recurs ? values?.hashed : values, top: t, outer: outer(t, f),
+            depth: depth + 1, creation: creation, isCompletion: false)
     }
 
     /// Pushes the frame of a completion of top `t`, which runs on its entry's path.
     func enterCompletion(_ pending: Resolve.Pending, at t: Int) -> Int {
         push(
-            Level(
-                binding: pending.binding, lookup: pending.lookup, arguments: nil, top: t, outer: outer(t, -1),
-                depth: depth(at: t, -1) + 1, serial: 0, creation: pending.creation, isCompletion: true, heavy: nil))
+            pending.binding, lookup: pending.lookup, arguments: nil, top: t, outer: outer(t, -1),
+            depth: depth(at: t, -1) + 1, creation: pending.creation, isCompletion: true)
     }
 
-    private func push(_ level: Level) -> Int {
-        var level = level
-        level.serial = nextSerial()
-        level.restores = innermost
+    private func push(
+        _ binding: Binding,
+        lookup: Container,
+        arguments: ArgumentValues?,
+        top t: Int,
+        outer: Int,
+        depth: Int,
+        creation: Creation?,
+        isCompletion: Bool
+    ) -> Int {
         storage.pointee.links.append(
-            Link(
-                binding: ObjectIdentifier(level.binding), top: level.top, outer: level.outer, depth: level.depth,
-                hash: level.arguments?.hash))
-        let creation = level.isCompletion ? nil : level.creation
-        storage.pointee.frames.append(level)
+            Link(binding: ObjectIdentifier(binding), top: t, outer: outer, depth: depth, hash: arguments?.hash))
+        storage.pointee.frames.append(
+            Level(
+                binding: binding, lookup: lookup, arguments: arguments, top: t, outer: outer, depth: depth,
+                serial: nextSerial(), creation: creation, isCompletion: isCompletion, restores: innermost, heavy: nil))
         let f = frames.count - 1
         storage.pointee.innermost = f
-        if let creation { Waits.shared.creating(creation, at: frame(f)) }
+        if let creation, !isCompletion { Waits.shared.creating(creation, at: frame(f)) }
         return f
     }
 

@@ -224,6 +224,17 @@ final class ThreadLocal<Value: AnyObject>: Sendable {
         self.key = key
     }
 
+    /// Runs `body` with the calling thread's value, borrowed (not retained): the thread holds it,
+    /// and `body` runs on the thread.
+    func withValue<Result, Failure: Error>(_ body: (Value?) throws(Failure) -> Result) throws(Failure) -> Result {
+        guard let pointer = pthread_getspecific(key) else { return try body(nil) }
+        do {
+            return try Unmanaged<Value>.fromOpaque(pointer)._withUnsafeGuaranteedRef { try body($0) }
+        } catch {
+            throw error as! Failure  // What `body` threw.
+        }
+    }
+
     /// The calling thread's value.
     var value: Value? {
         get { pthread_getspecific(key).map { Unmanaged<Value>.fromOpaque($0).takeUnretainedValue() } }

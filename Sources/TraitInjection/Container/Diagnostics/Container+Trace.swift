@@ -41,7 +41,7 @@ extension Container {
 
     /// Where the resolves started here are traced, if they are.
     var currentTracer: ResolutionTracer? {
-        guard isTracing.load(ordering: .relaxed) else { return nil }
+        guard isTraced else { return nil }
         return tracer.withLock { $0 } ?? ResolutionTracer.environment
     }
 }
