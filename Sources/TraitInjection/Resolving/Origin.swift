@@ -67,7 +67,11 @@ extension Origin {
         _ values: ArgumentValues?,
         factory: (Binding, Resolution) throws -> (Any, type: ObjectIdentifier)
     ) throws(ResolutionError) -> Found {
-        try ResolvingThread.with { thread throws(ResolutionError) in try resolve(key, values, on: thread, factory) }
+        // A cached singleton: one lookup, one read of its published box.
+        if case .container(let container) = self, let box = container.keptBox(for: key) { return .kept(box) }
+        return try ResolvingThread.with { thread throws(ResolutionError) in
+            try resolve(key, values, on: thread, factory)
+        }
     }
 
     private func resolve(
@@ -79,10 +83,9 @@ extension Origin {
         let stack = thread.stack
         switch self {
         case .container(let container):
-            // The first look: a kept instance is returned at once.
             if !container.isTraced, !stack.isObserving, let (entry, owner) = container.lookUp(key) {
                 let (binding, box) = entry.read()
-                if let box { return .kept(box) }
+                if let box { return .kept(box) }  // Kept since the first look.
                 return try stack.topLevel(container, makesOne: true, describing: binding.step.service) {
                     t throws(ResolutionError) in
                     try stack.resolve(binding, nil, keptIn: entry, by: owner, from: container, at: t, -1, values, factory)
@@ -163,10 +166,7 @@ extension ResolveStack {
         return nil
     }
 
-    /// Whether a resolve started here now would be nested in an observed one (traced, or a dry
+    /// Whether a resolve started here now may be nested in an observed one (traced, or a dry
     /// run): then no shortcut skips it.
-    var isObserving: Bool {
-        guard let innermost = frames.last else { return false }
-        return tops[innermost.top].isObserved
-    }
+    var isObserving: Bool { observedTops > 0 }
 }

@@ -112,6 +112,15 @@ final class Registry: Sendable {
         }
     }
 
+    /// The `Kept<Service>` box of the instance kept strongly under `key`, if there is one: a
+    /// cached singleton's resolve, with nothing retained but the box.
+    func keptBox(for key: ServiceKey) -> AnyObject? {
+        let (found, isComplete) = lookUp { ($0.entry(for: key)?.keptBox(), $0.count) }
+        if let found { return found }
+        if isComplete { return nil }
+        return entry(for: key)?.keptBox()
+    }
+
     /// Whether an `Optional` type has been registered here.
     var holdsOptionals: Bool {
         let (holds, isComplete) = lookUp { ($0.holdsOptionals, $0.count) }
@@ -202,13 +211,22 @@ final class RegistryEntry: Sendable, KeptSlot {
     /// The current binding, and the `Kept<Service>` box of the instance kept strongly, if any:
     /// read without a lock (invariant 5).
     func read() -> (binding: Binding, box: AnyObject?) {
-        readers.wrappingAdd(1, ordering: .sequentiallyConsistent)
-        // Retained before the count goes down (an explicit retain, which the optimiser keeps there).
-        let (binding, box) = published.load(ordering: .sequentiallyConsistent)._withUnsafeGuaranteedRef {
-            (Unmanaged.passUnretained($0.binding).retain(), $0.box.map { Unmanaged.passUnretained($0).retain() })
-        }
-        readers.wrappingSubtract(1, ordering: .sequentiallyConsistent)
+        let (binding, box) = reading { (retained($0.binding), $0.box.map(retained)) }
         return (binding.takeRetainedValue(), box?.takeRetainedValue())
+    }
+
+    /// The `Kept<Service>` box of the instance kept strongly, if any (invariant 5).
+    func keptBox() -> AnyObject? {
+        reading { $0.box.map(retained) }?.takeRetainedValue()
+    }
+
+    /// What `body` takes from the published snapshot, counted in `readers` (invariant 5): it
+    /// retains what it keeps with `retained(_:)`, an explicit retain that the optimiser does not move
+    /// past the count going down.
+    private func reading<Result>(_ body: (Published) -> Result) -> Result {
+        readers.wrappingAdd(1, ordering: .sequentiallyConsistent)
+        defer { readers.wrappingSubtract(1, ordering: .sequentiallyConsistent) }
+        return published.load(ordering: .sequentiallyConsistent)._withUnsafeGuaranteedRef(body)
     }
 
     /// Replaces the binding. The replaced one's kept instance is let go; an instance being made
@@ -244,6 +262,11 @@ final class RegistryEntry: Sendable, KeptSlot {
         withExtendedLifetime(replaced) {}
         return result
     }
+}
+
+/// `object`, retained once more, for a reader of a published snapshot (invariant 5).
+private func retained<Object: AnyObject>(_ object: Object) -> Unmanaged<Object> {
+    Unmanaged.passUnretained(object).retain()
 }
 
 /// What a shared scope keeps for one registration.

@@ -128,8 +128,11 @@ extension ResolveStack {
             abandon(creation, at: t, because: nil)
             throw .suspension(for: pending)
         }
-        let completions = binding.completions(
-            of: instance, type, from: lookup, creation: creation, part: tops[t].isSection ? tops[t].serial : nil)
+        let completions =
+            binding.mayComplete
+            ? binding.completions(
+                of: instance, type, from: lookup, creation: creation, part: tops[t].isSection ? tops[t].serial : nil)
+            : []
         if binding.isPerResolve(inDryRun: tops[t].heavy?.isDryRun == true),
             let first = keepGraphInstance(
                 instance, of: binding, from: lookup, values, at: t,

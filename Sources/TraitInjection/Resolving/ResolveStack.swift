@@ -22,12 +22,26 @@ final class ResolveStack: @unchecked Sendable {
 
     /// A top-level resolve, or a synchronous part of an async one (a *section*).
     struct Top {
+        /// What few tops have, out of the way of the others (each reference a top holds is
+        /// retained and released with it).
+        final class Rare {
+            /// The frame of an async resolve it continues (it has no entry).
+            let tail: Frame?
+            let inherited: GraphRecord?
+            /// The async resolve its synchronous parts unwind to, to wait by suspending.
+            let unwindsTo: Resolve?
+
+            init(tail: Frame?, inherited: GraphRecord?, unwindsTo: Resolve?) {
+                self.tail = tail
+                self.inherited = inherited
+                self.unwindsTo = unwindsTo
+            }
+        }
+
         /// Where resolves at its top look up.
         let container: Container
         /// The frame here whose factory started it (it continues that path), or `-1`.
         let entry: Int
-        /// Without an entry: the frame of an async resolve it continues.
-        let tail: Frame?
         let graphStart: Int
         let frameStart: Int
         let serial: UInt64
@@ -37,12 +51,14 @@ final class ResolveStack: @unchecked Sendable {
         let blocks: Bool
         /// A synchronous part of `heavy`, an async resolve, which goes on after it.
         let isSection: Bool
-        let inherited: GraphRecord?
-        /// The async resolve its synchronous parts unwind to, to wait by suspending.
-        let unwindsTo: Resolve?
         /// Traced, or a dry run: then it has a `heavy` resolve from the start.
         let isObserved: Bool
+        let rare: Rare?
         var heavy: Resolve?
+
+        var tail: Frame? { rare?.tail }
+        var inherited: GraphRecord? { rare?.inherited }
+        var unwindsTo: Resolve? { rare?.unwindsTo }
     }
 
     /// A service being made (or completed) for the top `top`, for the frame `outer` (`-1`: the
@@ -51,7 +67,8 @@ final class ResolveStack: @unchecked Sendable {
         let binding: Binding
         /// Where its factory's resolves look up.
         let lookup: Container
-        let arguments: ArgumentValues?
+        /// Where its runtime arguments are in `arguments` while it runs, or `-1`.
+        var argumentsIndex: Int
         let top: Int
         let outer: Int
         let depth: Int
@@ -77,14 +94,21 @@ final class ResolveStack: @unchecked Sendable {
     private struct Storage {
         var tops: [Top] = []
         var frames: [Level] = []
-        /// `frames`' links, at the same indices.
+        /// `frames`' links, at the same indices: plain values, so the array only grows (what is
+        /// past `frames.count` is stale, and overwritten), and ending a top destroys nothing here.
         var links: [Link] = []
+        /// The runtime arguments of the running frames that have some, innermost last: only a
+        /// running frame's are compared (cycles, graph instances), and this way a resolve
+        /// without arguments copies none.
+        var arguments: [ArgumentValues] = []
         /// The frame whose factory or completion runs now, `-1` if none here.
         var innermost = -1
         /// The `.graph` instances of the tops that are not sections, each top's from its
         /// `graphStart`.
         var graph: [GraphEntry] = []
         var lastSerial: UInt64
+        /// How many of `tops` are observed (traced, or a dry run).
+        var observedTops = 0
     }
 
     /// The stack's state, at an address of its own. Reached through it, an access is not checked
@@ -117,6 +141,7 @@ final class ResolveStack: @unchecked Sendable {
     var frames: [Level] { _read { yield storage.pointee.frames } }
     private var links: [Link] { _read { yield storage.pointee.links } }
     var innermost: Int { storage.pointee.innermost }
+    var observedTops: Int { storage.pointee.observedTops }
     var graph: [GraphEntry] {
         _read { yield storage.pointee.graph }
         _modify { yield &storage.pointee.graph }
@@ -147,19 +172,24 @@ final class ResolveStack: @unchecked Sendable {
                 tail = Resolve.runningTaskFrame  // In an async factory: nested in its resolve, but blocking.
             }
         }
-        let outer = entry >= 0 ? tops[frames[entry].top] : nil
-        let unwindsTo = outer?.unwindsTo
+        let outer = entry >= 0 ? frames[entry].top : -1
+        let unwindsTo = outer >= 0 ? tops[outer].unwindsTo : nil
+        let isObserved =
+            findings != nil || container.isTraced || (outer >= 0 && tops[outer].isObserved)
+            || tail?.resolve.isObserved == true
+        let rare =
+            tail == nil && inherited == nil && unwindsTo == nil
+            ? nil : Top.Rare(tail: tail, inherited: inherited, unwindsTo: unwindsTo)
         storage.pointee.tops.append(
             Top(
-                container: container, entry: entry, tail: tail, graphStart: graph.count, frameStart: frames.count,
-                serial: nextSerial(),
-                makesOne: makesOne && unwindsTo == nil, blocks: tail != nil, isSection: false, inherited: inherited,
-                unwindsTo: unwindsTo,
-                isObserved: findings != nil || container.isTraced || outer?.isObserved == true
-                    || tail?.resolve.isObserved == true,
-                heavy: nil))
+                container: container, entry: entry, graphStart: graph.count, frameStart: frames.count,
+                serial: nextSerial(), makesOne: makesOne && unwindsTo == nil, blocks: tail != nil, isSection: false,
+                isObserved: isObserved, rare: rare, heavy: nil))
         let t = tops.count - 1
-        if tops[t].isObserved { _ = heavy(t, findings: findings) }
+        if tops[t].isObserved {
+            storage.pointee.observedTops += 1
+            _ = heavy(t, findings: findings)
+        }
         return t
     }
 
@@ -168,11 +198,12 @@ final class ResolveStack: @unchecked Sendable {
     func beginSection(of resolve: Resolve, at frame: Frame?, from lookup: Container) -> Int {
         storage.pointee.tops.append(
             Top(
-                container: lookup, entry: -1, tail: frame, graphStart: graph.count, frameStart: frames.count,
-                serial: nextSerial(),
-                makesOne: false, blocks: false, isSection: true, inherited: nil,
-                unwindsTo: resolve.isAsync ? resolve.suspensionOwner : nil, isObserved: resolve.isObserved,
+                container: lookup, entry: -1, graphStart: graph.count, frameStart: frames.count, serial: nextSerial(),
+                makesOne: false, blocks: false, isSection: true, isObserved: resolve.isObserved,
+                rare: Top.Rare(
+                    tail: frame, inherited: nil, unwindsTo: resolve.isAsync ? resolve.suspensionOwner : nil),
                 heavy: resolve))
+        if resolve.isObserved { storage.pointee.observedTops += 1 }
         return tops.count - 1
     }
 
@@ -202,12 +233,11 @@ final class ResolveStack: @unchecked Sendable {
     /// time: a `deinit` may resolve on this thread.
     func end(_ t: Int) {
         let (frameStart, graphStart) = (tops[t].frameStart, tops[t].graphStart)
-        storage.pointee.links.removeSubrange(frameStart...)
         while frames.count > frameStart { _ = storage.pointee.frames.removeLast() }
         if !tops[t].isSection {
             while graph.count > graphStart { _ = graph.removeLast() }
         }
-        _ = storage.pointee.tops.removeLast()
+        if storage.pointee.tops.removeLast().isObserved { storage.pointee.observedTops -= 1 }
     }
 
     /// Whether top `t` is still the one with `serial`.
@@ -240,33 +270,48 @@ final class ResolveStack: @unchecked Sendable {
                 kind: .tooDeep, service: binding.step.service, path: Array(steps(at: t, f).prefix(5)),
                 depth: depth + 1)
         }
+        // Arguments are copied only where there are some: a copy of an `ArgumentValues?`, even of
+        // `nil`, goes through its type's value witnesses.
+        var hash: Int?
+        var argumentsIndex = -1
+        if let values {
+            let stored = recurs ? values.hashed : values
+            hash = stored.hash
+            storage.pointee.arguments.append(stored)
+            argumentsIndex = storage.pointee.arguments.count - 1
+        }
         return push(
-            binding, lookup: lookup, arguments: recurs ? values?.hashed : values, top: t, outer: outer(t, f),
+            binding, lookup: lookup, argumentsIndex: argumentsIndex, hash: hash, top: t, outer: outer(t, f),
             depth: depth + 1, creation: creation, isCompletion: false)
     }
 
     /// Pushes the frame of a completion of top `t`, which runs on its entry's path.
     func enterCompletion(_ pending: Resolve.Pending, at t: Int) -> Int {
         push(
-            pending.binding, lookup: pending.lookup, arguments: nil, top: t, outer: outer(t, -1),
+            pending.binding, lookup: pending.lookup, argumentsIndex: -1, hash: nil, top: t, outer: outer(t, -1),
             depth: depth(at: t, -1) + 1, creation: pending.creation, isCompletion: true)
     }
 
     private func push(
         _ binding: Binding,
         lookup: Container,
-        arguments: ArgumentValues?,
+        argumentsIndex: Int,
+        hash: Int?,
         top t: Int,
         outer: Int,
         depth: Int,
         creation: Creation?,
         isCompletion: Bool
     ) -> Int {
-        storage.pointee.links.append(
-            Link(binding: ObjectIdentifier(binding), top: t, outer: outer, depth: depth, hash: arguments?.hash))
+        let link = Link(binding: ObjectIdentifier(binding), top: t, outer: outer, depth: depth, hash: hash)
+        if links.count > frames.count {
+            storage.pointee.links[frames.count] = link
+        } else {
+            storage.pointee.links.append(link)
+        }
         storage.pointee.frames.append(
             Level(
-                binding: binding, lookup: lookup, arguments: arguments, top: t, outer: outer, depth: depth,
+                binding: binding, lookup: lookup, argumentsIndex: argumentsIndex, top: t, outer: outer, depth: depth,
                 serial: nextSerial(), creation: creation, isCompletion: isCompletion, restores: innermost, heavy: nil))
         let f = frames.count - 1
         storage.pointee.innermost = f
@@ -277,6 +322,16 @@ final class ResolveStack: @unchecked Sendable {
     /// Ends the run of frame `f`, the innermost: it stays, with its top, for its resolvers.
     func pop(_ f: Int) {
         storage.pointee.innermost = frames[f].restores
+        if frames[f].argumentsIndex >= 0 {
+            storage.pointee.frames[f].argumentsIndex = -1
+            _ = storage.pointee.arguments.removeLast()
+        }
+    }
+
+    /// The runtime arguments of frame `f`, while it runs.
+    func arguments(of f: Int) -> ArgumentValues? {
+        let index = frames[f].argumentsIndex
+        return index >= 0 ? storage.pointee.arguments[index] : nil
     }
 
     /// The frame here that position (`t`, `f`) stands for: `f`, or at the top of `t` its entry
@@ -317,9 +372,10 @@ final class ResolveStack: @unchecked Sendable {
     func cycle(back binding: Binding, _ values: ArgumentValues?, at t: Int, _ f: Int)
         -> (cycle: [ResolutionError.Step]?, recurs: Bool)
     {
+        let start = outer(t, f)
+        if start < 0, tops[t].rare == nil { return (nil, false) }  // No path: a top-level resolve.
         let id = ObjectIdentifier(binding)
         let links = links  // One read of the array: the walks below touch no reference.
-        let start = outer(t, f)
         var f = start
         var tail = tops[t].tail
         // Most paths do not hold the registration at all: identities first.
@@ -333,7 +389,7 @@ final class ResolveStack: @unchecked Sendable {
         tail = tops[t].tail
         while f >= 0 {
             let link = links[f]
-            if link.binding == id, !cycle.visit(hash: link.hash, depth: link.depth, arguments: { frames[f].arguments }) {
+            if link.binding == id, !cycle.visit(hash: link.hash, depth: link.depth, arguments: { arguments(of: f) }) {
                 return cycle.result(on: steps(at: t, start))
             }
             if link.outer < 0 { tail = tops[link.top].tail }
@@ -377,7 +433,7 @@ final class ResolveStack: @unchecked Sendable {
         for f in unmade.reversed() {
             let level = frames[f]
             let made = Frame(
-                heavy(level.top), level.binding, arguments: level.arguments, outer: outer, creation: level.creation,
+                heavy(level.top), level.binding, arguments: arguments(of: f), outer: outer, creation: level.creation,
                 isCompletion: level.isCompletion)
             storage.pointee.frames[f].heavy = made
             outer = made
