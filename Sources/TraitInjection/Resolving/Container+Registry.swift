@@ -77,18 +77,6 @@ extension Container {
         return provides(deferred.deferred, name: name, arguments: Void.self)
     }
 
-    /// The `Kept<Service>` box of the instance kept strongly under `key` here or in the parent
-    /// chain, if there is one and no trace or dry run would see its resolve (``Origin``).
-    func keptBox(for key: ServiceKey) -> AnyObject? {
-        guard !isTraced, let box = registry.keptBox(for: key) ?? parentKeptBox(for: key) else { return nil }
-        return ResolvingThread.with { $0.stack.isObserving } ? nil : box
-    }
-
-    private func parentKeptBox(for key: ServiceKey) -> AnyObject? {
-        guard let parent, registry.entry(for: key) == nil else { return nil }
-        return parent.registry.keptBox(for: key) ?? parent.parentKeptBox(for: key)
-    }
-
     /// The entry for `key` here or in the parent chain.
     func entry(for key: ServiceKey) -> RegistryEntry? {
         registry.entry(for: key) ?? parent?.entry(for: key)

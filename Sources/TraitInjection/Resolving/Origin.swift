@@ -67,9 +67,7 @@ extension Origin {
         _ values: ArgumentValues?,
         factory: (Binding, Resolution) throws -> (Any, type: ObjectIdentifier)
     ) throws(ResolutionError) -> Found {
-        // A cached singleton: one lookup, one read of its published box.
-        if case .container(let container) = self, let box = container.keptBox(for: key) { return .kept(box) }
-        return try ResolvingThread.with { thread throws(ResolutionError) in
+        try ResolvingThread.with { thread throws(ResolutionError) in
             try resolve(key, values, on: thread, factory)
         }
     }
@@ -83,9 +81,10 @@ extension Origin {
         let stack = thread.stack
         switch self {
         case .container(let container):
+            // The first look: one lookup and one read of the entry. A cached singleton ends here.
             if !container.isTraced, !stack.isObserving, let (entry, owner) = container.lookUp(key) {
-                let (binding, box) = entry.read()
-                if let box { return .kept(box) }  // Kept since the first look.
+                let (binding, box) = entry.readUnlessKept()
+                guard let binding else { return .kept(box!) }
                 return try stack.topLevel(container, makesOne: true, describing: binding.step.service) {
                     t throws(ResolutionError) in
                     try stack.resolve(binding, nil, keptIn: entry, by: owner, from: container, at: t, -1, values, factory)
@@ -161,7 +160,7 @@ extension ResolveStack {
     /// if it is live on this stack: not if its resolve has ended, or it belongs to another thread.
     func position(of resolution: Resolution) -> (t: Int, f: Int, lookup: Container)? {
         let p = resolution.position
-        if p >= 0, isLive(frame: p, resolution.serial) { return (frames[p].top, p, frames[p].lookup) }
+        if p >= 0, isLive(frame: p, resolution.serial) { return (frames[p].top, p, lookup(of: p)) }
         if p < 0, isLive(top: -1 - p, resolution.serial) { return (-1 - p, -1, tops[-1 - p].container) }
         return nil
     }

@@ -112,15 +112,6 @@ final class Registry: Sendable {
         }
     }
 
-    /// The `Kept<Service>` box of the instance kept strongly under `key`, if there is one: a
-    /// cached singleton's resolve, with nothing retained but the box.
-    func keptBox(for key: ServiceKey) -> AnyObject? {
-        let (found, isComplete) = lookUp { ($0.entry(for: key)?.keptBox(), $0.count) }
-        if let found { return found }
-        if isComplete { return nil }
-        return entry(for: key)?.keptBox()
-    }
-
     /// Whether an `Optional` type has been registered here.
     var holdsOptionals: Bool {
         let (holds, isComplete) = lookUp { ($0.holdsOptionals, $0.count) }
@@ -215,9 +206,14 @@ final class RegistryEntry: Sendable, KeptSlot {
         return (binding.takeRetainedValue(), box?.takeRetainedValue())
     }
 
-    /// The `Kept<Service>` box of the instance kept strongly, if any (invariant 5).
-    func keptBox() -> AnyObject? {
-        reading { $0.box.map(retained) }?.takeRetainedValue()
+    /// The `Kept<Service>` box of the instance kept strongly, if any, or else the binding: what
+    /// a resolve needs (invariant 5).
+    func readUnlessKept() -> (binding: Binding?, box: AnyObject?) {
+        let (binding, box) = reading { published -> (Unmanaged<Binding>?, Unmanaged<AnyObject>?) in
+            if let box = published.box { return (nil, retained(box)) }
+            return (retained(published.binding), nil)
+        }
+        return (binding?.takeRetainedValue(), box?.takeRetainedValue())
     }
 
     /// What `body` takes from the published snapshot, counted in `readers` (invariant 5): it

@@ -65,8 +65,9 @@ final class ResolveStack: @unchecked Sendable {
     /// top's entry or tail).
     struct Level {
         let binding: Binding
-        /// Where its factory's resolves look up.
-        let lookup: Container
+        /// Where its factory's resolves look up, if not its top's container (``lookup(of:)``):
+        /// each reference a record holds is retained and released with it.
+        let lookup: Container?
         /// Where its runtime arguments are in `arguments` while it runs, or `-1`.
         var argumentsIndex: Int
         let top: Int
@@ -311,7 +312,8 @@ final class ResolveStack: @unchecked Sendable {
         }
         storage.pointee.frames.append(
             Level(
-                binding: binding, lookup: lookup, argumentsIndex: argumentsIndex, top: t, outer: outer, depth: depth,
+                binding: binding, lookup: lookup === tops[t].container ? nil : lookup, argumentsIndex: argumentsIndex,
+                top: t, outer: outer, depth: depth,
                 serial: nextSerial(), creation: creation, isCompletion: isCompletion, restores: innermost, heavy: nil))
         let f = frames.count - 1
         storage.pointee.innermost = f
@@ -326,6 +328,11 @@ final class ResolveStack: @unchecked Sendable {
             storage.pointee.frames[f].argumentsIndex = -1
             _ = storage.pointee.arguments.removeLast()
         }
+    }
+
+    /// Where the resolves of frame `f`'s factory look up.
+    func lookup(of f: Int) -> Container {
+        frames[f].lookup ?? tops[frames[f].top].container
     }
 
     /// The runtime arguments of frame `f`, while it runs.
