@@ -106,7 +106,7 @@ public final class Container: Sendable, Resolver {
         name: String? = nil,
         arguments: repeat each Argument
     ) throws(ResolutionError) -> Service {
-        try Origin.container(self).resolve(Service.self, name: name, arguments: repeat each arguments)
+        try resolveService(Service.self, name: name, arguments: repeat each arguments)
     }
 
     // `T?`, chosen over the function above where the call site names an `Optional` type: where no
@@ -118,11 +118,10 @@ public final class Container: Sendable, Resolver {
         name: String? = nil,
         arguments: repeat each Argument
     ) throws(ResolutionError) -> Wrapped? {
-        let origin = Origin.container(self)
-        if !registersOptionals, let found = try origin.find(Wrapped.self, name: name, arguments: repeat each arguments) {
+        if !registersOptionals, let found = try find(Wrapped.self, name: name, arguments: repeat each arguments) {
             return found
         }
-        return try origin.resolve(Wrapped?.self, name: name, arguments: repeat each arguments)
+        return try resolveService(Wrapped?.self, name: name, arguments: repeat each arguments)
     }
 
     /// Resolves every registration of `service` that takes no arguments, here and in the parent

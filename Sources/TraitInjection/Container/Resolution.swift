@@ -37,7 +37,7 @@ public struct Resolution: Resolver {
         name: String?,
         arguments: repeat each Argument
     ) throws(ResolutionError) -> Service {
-        try Origin.resolution(self).resolve(Service.self, name: name, arguments: repeat each arguments)
+        try resolveService(Service.self, name: name, arguments: repeat each arguments)
     }
 
     /// Resolves the unnamed registration of `service`, passing `arguments` to its factory.

@@ -82,6 +82,12 @@ extension Container {
         registry.entry(for: key) ?? parent?.entry(for: key)
     }
 
+    /// The entry for `key` here or in the parent chain, with the parent that has it, if one does.
+    func entryAndParent(for key: ServiceKey) -> (RegistryEntry, Container?)? {
+        if let entry = registry.entry(for: key) { return (entry, nil) }
+        return parent?.lookUp(key).map { ($0.0, $0.1) }
+    }
+
     /// The entry for `key` here or in the parent chain, with the container that has it.
     func lookUp(_ key: ServiceKey) -> (RegistryEntry, Container)? {
         var container = self

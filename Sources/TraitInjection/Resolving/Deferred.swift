@@ -128,7 +128,7 @@ extension Optional: OptionalService {
 /// through its own first resolve is reported with its path, and nothing is kept unless the whole
 /// resolve succeeds. The binding's empty completion, queued after the service's own, makes the
 /// instance complete only once those have run.
-final class LazyStorage<Service>: LazySlot {
+final class LazyStorage<Service>: KeptSlot {
     /// Weak: a service the container keeps may hold the `Lazy`.
     weak let container: Container?
     let binding: Binding
@@ -166,7 +166,7 @@ final class LazyStorage<Service>: LazySlot {
             throw ResolutionError.containerReleased(Lazy<Service>.self, name: binding.description.name)
         }
         return try withExtendedLifetime(container) { () throws(ResolutionError) in
-            try Origin.lazy(self).find(Service.self, name: nil)!
+            try find(Service.self, name: nil)!
         }
     }
 }

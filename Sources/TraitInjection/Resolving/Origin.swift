@@ -1,23 +1,25 @@
-/// Where a synchronous resolve starts, and the one place where the engine, which works on erased
+/// Where a synchronous resolve starts — a container (a top-level resolve), a factory's resolver,
+/// or a ``Lazy``'s first read — and the one place where the engine, which works on erased
 /// instances, meets a call site, where the service's type and the arguments' are known
 /// (``find(_:name:arguments:)``).
 @usableFromInline
-enum Origin {
-    /// `container.resolve`: a top-level resolve (nested in the one whose factory runs on this
-    /// thread, if one does).
-    case container(Container)
-    /// A factory's resolver.
-    case resolution(Resolution)
-    /// The first read of a ``Lazy``: its own registration, kept in its own slot (a `LazySlot`).
-    case lazy(AnyObject)
-}
+protocol Origin {
+    /// The engine's side of ``find(_:name:arguments:)``: resolves the registration under `key`
+    /// with `values`; `factory` calls a synchronous factory with the call site's types and
+    /// returns its instance, with its dynamic type.
+    func resolve(
+        _ key: ServiceKey,
+        _ values: ArgumentValues?,
+        factory: (Binding, Resolution) throws -> (Any, type: ObjectIdentifier)
+    ) throws(ResolutionError) -> Found
 
-/// The storage of a ``Lazy``, as its first read sees it: a registration filed in no container,
-/// kept here, resolved from `container` in `graph`.
-protocol LazySlot: KeptSlot {
-    var binding: Binding { get }
-    var container: Container? { get }
-    var graph: GraphRecord? { get }
+    /// Resolves `Service`, registered nowhere: `T?`, ``Lazy``, ``Provider``, or an error naming
+    /// what is registered.
+    func unregistered<Service, each Argument>(
+        _: Service.Type,
+        name: String?,
+        arguments: repeat each Argument
+    ) throws(ResolutionError) -> Service
 }
 
 extension Origin {
@@ -47,10 +49,9 @@ extension Origin {
         }
     }
 
-    /// Resolves `Service`, which ``find(_:name:arguments:)`` found registered nowhere: `T?`,
-    /// ``Lazy``, ``Provider``, or an error naming what is registered.
+    /// The instance of `Service` under `name` with `arguments` from here.
     @inlinable
-    func resolve<Service, each Argument>(
+    func resolveService<Service, each Argument>(
         _: Service.Type,
         name: String?,
         arguments: repeat each Argument
@@ -58,9 +59,11 @@ extension Origin {
         if let found = try find(Service.self, name: name, arguments: repeat each arguments) { return found }
         return try unregistered(Service.self, name: name, arguments: repeat each arguments)
     }
+}
 
-    /// The engine's side of ``find(_:name:arguments:)``: resolves the registration under `key`
-    /// with `values`; `factory` calls a synchronous factory with the call site's types.
+/// `container.resolve`: a top-level resolve, nested in the one whose factory runs on this thread
+/// if one does.
+extension Container: Origin {
     @usableFromInline
     func resolve(
         _ key: ServiceKey,
@@ -68,47 +71,24 @@ extension Origin {
         factory: (Binding, Resolution) throws -> (Any, type: ObjectIdentifier)
     ) throws(ResolutionError) -> Found {
         try ResolvingThread.with { thread throws(ResolutionError) in
-            try resolve(key, values, on: thread, factory)
-        }
-    }
-
-    private func resolve(
-        _ key: ServiceKey,
-        _ values: ArgumentValues?,
-        on thread: ResolvingThread,
-        _ factory: (Binding, Resolution) throws -> (Any, type: ObjectIdentifier)
-    ) throws(ResolutionError) -> Found {
-        let stack = thread.stack
-        switch self {
-        case .container(let container):
+            let stack = thread.stack
             // The first look: one lookup and one read of the entry. A cached singleton ends here.
-            if !container.isTraced, !stack.isObserving, let (entry, owner) = container.lookUp(key) {
+            if !isTraced, !stack.isObserving, let (entry, parent) = entryAndParent(for: key) {
                 let (binding, box) = entry.readUnlessKept()
                 guard let binding else { return .kept(box!) }
-                return try stack.topLevel(container, makesOne: true, describing: binding.step.service) {
+                return try stack.topLevel(self, makesOne: true, describing: binding.step.service) {
                     t throws(ResolutionError) in
-                    try stack.resolve(binding, nil, keptIn: entry, by: owner, from: container, at: t, -1, values, factory)
+                    try stack.resolve(
+                        binding, nil, keptIn: entry, by: parent ?? self, from: self, at: t, -1, values, factory)
                 }
             }
-            let service = { container.lookUp(key)?.0.read().binding.step.service ?? "?" }
-            return try stack.topLevel(container, makesOne: true, describing: service()) {
-                t throws(ResolutionError) in
-                try stack.resolve(key, values, from: container, at: t, -1, factory: factory)
-            }
-        case .resolution(let resolution):
-            guard let (t, f, lookup) = stack.position(of: resolution) else { return .expired }
-            return try stack.resolve(key, values, from: lookup, at: t, f, factory: factory)
-        case .lazy(let object):
-            let slot = object as! any LazySlot
-            guard let container = slot.container else { return .expired }
-            return try stack.topLevel(container, inheriting: slot.graph, describing: slot.binding.step.service) {
-                t throws(ResolutionError) in
-                try stack.make(slot.binding, keptIn: slot, by: container, from: container, at: t, -1, nil, factory)
+            let service = { self.lookUp(key)?.0.read().binding.step.service ?? "?" }
+            return try stack.topLevel(self, makesOne: true, describing: service()) { t throws(ResolutionError) in
+                try stack.resolve(key, values, from: self, at: t, -1, factory: factory)
             }
         }
     }
 
-    /// ``resolve(_:name:arguments:)`` of a service registered nowhere.
     @usableFromInline
     func unregistered<Service, each Argument>(
         _: Service.Type,
@@ -116,20 +96,63 @@ extension Origin {
         arguments: repeat each Argument
     ) throws(ResolutionError) -> Service {
         let stack = ResolvingThread.current.stack
-        switch self {
-        case .container(let container):
-            return try stack.topLevel(container, describing: "\(Service.self)") { t throws(ResolutionError) in
-                try stack.unregistered(
-                    Service.self, name: name, arguments: repeat each arguments, from: container, at: t, -1)
-            }
-        case .resolution(let resolution):
-            guard let (t, f, lookup) = stack.position(of: resolution) else {
-                throw .expired(Service.self, name: name, arguments: (repeat each Argument).self)
-            }
-            return try stack.unregistered(Service.self, name: name, arguments: repeat each arguments, from: lookup, at: t, f)
-        case .lazy:
-            preconditionFailure("a Lazy's own registration is always there")
+        return try stack.topLevel(self, describing: "\(Service.self)") { t throws(ResolutionError) in
+            try stack.unregistered(Service.self, name: name, arguments: repeat each arguments, from: self, at: t, -1)
         }
+    }
+}
+
+/// A factory's resolver.
+extension Resolution: Origin {
+    @usableFromInline
+    func resolve(
+        _ key: ServiceKey,
+        _ values: ArgumentValues?,
+        factory: (Binding, Resolution) throws -> (Any, type: ObjectIdentifier)
+    ) throws(ResolutionError) -> Found {
+        try ResolvingThread.with { thread throws(ResolutionError) in
+            let stack = thread.stack
+            guard let (t, f, lookup) = stack.position(of: self) else { return .expired }
+            return try stack.resolve(key, values, from: lookup, at: t, f, factory: factory)
+        }
+    }
+
+    @usableFromInline
+    func unregistered<Service, each Argument>(
+        _: Service.Type,
+        name: String?,
+        arguments: repeat each Argument
+    ) throws(ResolutionError) -> Service {
+        let stack = ResolvingThread.current.stack
+        guard let (t, f, lookup) = stack.position(of: self) else {
+            throw .expired(Service.self, name: name, arguments: (repeat each Argument).self)
+        }
+        return try stack.unregistered(Service.self, name: name, arguments: repeat each arguments, from: lookup, at: t, f)
+    }
+}
+
+/// The first read of a ``Lazy``: its own registration, filed in no container and kept here,
+/// resolved from `container` in the graph the `Lazy` was made in.
+extension LazyStorage: Origin {
+    func resolve(
+        _: ServiceKey,
+        _: ArgumentValues?,
+        factory: (Binding, Resolution) throws -> (Any, type: ObjectIdentifier)
+    ) throws(ResolutionError) -> Found {
+        guard let container else { return .expired }
+        let stack = ResolvingThread.current.stack
+        return try stack.topLevel(container, inheriting: graph, describing: binding.step.service) {
+            t throws(ResolutionError) in
+            try stack.make(binding, keptIn: self, by: container, from: container, at: t, -1, nil, factory)
+        }
+    }
+
+    func unregistered<Unregistered, each Argument>(
+        _: Unregistered.Type,
+        name: String?,
+        arguments: repeat each Argument
+    ) throws(ResolutionError) -> Unregistered {
+        preconditionFailure("a Lazy's own registration is always there")
     }
 }
 

@@ -31,6 +31,15 @@ import Synchronization
 final class Registry: Sendable {
     /// An immutable map from keys to entries: open addressing, linear probing, at most half full.
     final class Index: Sendable {
+        /// What a probe compares, in plain values (no name is copied until the types match).
+        private struct Slot {
+            /// `nil`: an empty slot.
+            let service: ObjectIdentifier?
+            let arguments: ObjectIdentifier
+            let hash: Int
+        }
+
+        private let slots: [Slot]
         private let keys: [ServiceKey?]
         private let entries: [RegistryEntry?]
         let count: Int
@@ -40,34 +49,43 @@ final class Registry: Sendable {
             self.holdsOptionals = holdsOptionals
             var capacity = 16
             while capacity < all.count * 2 { capacity *= 2 }
+            var slots = [Slot](repeating: Slot(service: nil, arguments: ObjectIdentifier(Void.self), hash: 0), count: capacity)
             var keys = [ServiceKey?](repeating: nil, count: capacity)
             var entries = [RegistryEntry?](repeating: nil, count: capacity)
             for (key, entry) in all {
-                var slot = Self.slot(for: key, mask: capacity - 1)
-                while keys[slot] != nil { slot = (slot + 1) & (capacity - 1) }
+                let hash = Self.hash(key)
+                var slot = hash & (capacity - 1)
+                while slots[slot].service != nil { slot = (slot + 1) & (capacity - 1) }
+                slots[slot] = Slot(service: key.service, arguments: key.arguments, hash: hash)
                 keys[slot] = key
                 entries[slot] = entry
             }
+            self.slots = slots
             self.keys = keys
             self.entries = entries
             count = all.count
         }
 
         func entry(for key: ServiceKey) -> RegistryEntry? {
-            let mask = keys.count - 1
-            var slot = Self.slot(for: key, mask: mask)
-            while let candidate = keys[slot] {
-                if candidate == key { return entries[slot] }
+            let mask = slots.count - 1
+            let hash = Self.hash(key)
+            var slot = hash & mask
+            while let service = slots[slot].service {
+                if service == key.service, slots[slot].arguments == key.arguments, slots[slot].hash == hash,
+                    key.name == nil || keys[slot]?.name == key.name
+                {
+                    return entries[slot]
+                }
                 slot = (slot + 1) & mask
             }
             return nil
         }
 
-        private static func slot(for key: ServiceKey, mask: Int) -> Int {
+        private static func hash(_ key: ServiceKey) -> Int {
             var hash = UInt(bitPattern: key.service) &* 0x9E37_79B9_7F4A_7C15
             hash ^= UInt(bitPattern: key.arguments) &* 0xC2B2_AE3D_27D4_EB4F
             if let name = key.name { hash ^= UInt(bitPattern: name.hashValue) &* 0x1656_67B1_9E37_79F9 }
-            return Int(truncatingIfNeeded: hash ^ (hash >> 29)) & mask
+            return Int(truncatingIfNeeded: hash ^ (hash >> 29)) & Int.max
         }
     }
 
@@ -92,9 +110,9 @@ final class Registry: Sendable {
 
     /// The entry for `key`, if anything was ever registered under it.
     func entry(for key: ServiceKey) -> RegistryEntry? {
-        let (found, isComplete) = lookUp { ($0.entry(for: key), $0.count) }
-        if let found = found ?? nil { return found }
-        if isComplete { return nil }  // Invariant 4.
+        let index = published.load(ordering: .acquiring)
+        if let found = index?._withUnsafeGuaranteedRef({ $0.entry(for: key) }) { return found }
+        if isComplete(index) { return nil }  // Invariant 4.
         return master.withLock { master in
             let found = master.entries[key]
             let indexed = master.indexes.last?.count ?? 0
@@ -114,16 +132,14 @@ final class Registry: Sendable {
 
     /// Whether an `Optional` type has been registered here.
     var holdsOptionals: Bool {
-        let (holds, isComplete) = lookUp { ($0.holdsOptionals, $0.count) }
-        return isComplete ? holds == true : master.withLock { $0.holdsOptionals }
+        let index = published.load(ordering: .acquiring)
+        guard isComplete(index) else { return master.withLock { $0.holdsOptionals } }
+        return index?._withUnsafeGuaranteedRef { $0.holdsOptionals } ?? false
     }
 
-    /// What `body` reads of the published index (borrowed: invariant 2), and whether that index
-    /// holds every entry (invariant 4).
-    private func lookUp<Result>(_ body: (Index) -> (Result, count: Int)) -> (Result?, isComplete: Bool) {
-        let index = published.load(ordering: .acquiring)
-        let (result, count) = index.map { $0._withUnsafeGuaranteedRef(body) } ?? (nil, 0)
-        return (result, count == registered.load(ordering: .acquiring))
+    /// Whether `index`, published, holds every entry (invariant 4).
+    private func isComplete(_ index: Unmanaged<Index>?) -> Bool {
+        (index?._withUnsafeGuaranteedRef { $0.count } ?? 0) == registered.load(ordering: .acquiring)
     }
 
     /// Files `binding` under `key`, and returns what the entry let go (the binding it replaced
