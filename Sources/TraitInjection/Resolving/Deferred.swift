@@ -46,7 +46,7 @@ extension DeferredService {
         at t: Int,
         _ f: Int
     ) throws(ResolutionError) -> Self {
-        let findings = stack.tops[t].heavy?.findings
+        let findings = stack.heavy(of: t)?.findings
         let isDryRun = findings != nil
         if keepsInstance, let findings,
             let holder = stack.frame(at: t, f)?.chain.first(where: { $0.binding.isShared })?.binding,

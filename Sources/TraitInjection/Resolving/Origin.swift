@@ -181,14 +181,14 @@ extension ResolveStack {
 
     /// Where `resolution` stands — its top, its frame (`-1` at the top) and where it looks up —
     /// if it is live on this stack: not if its resolve has ended, or it belongs to another thread.
+    /// The resolver of a frame that has ended resolves from the top of that frame's resolve
+    /// (from the frame's container): the frame is no longer on any path.
     func position(of resolution: Resolution) -> (t: Int, f: Int, lookup: Container)? {
         let p = resolution.position
-        if p >= 0, isLive(frame: p, resolution.serial) { return (frames[p].top, p, lookup(of: p)) }
-        if p < 0, isLive(top: -1 - p, resolution.serial) { return (-1 - p, -1, tops[-1 - p].container) }
+        if p >= 0, isLive(frame: p, resolution.serial) {
+            return (frames[p].top, frames[p].isRunning ? p : -1, lookup(of: p))
+        }
+        if p < 0, isLive(top: -1 - p, resolution.serial) { return (-1 - p, -1, container(of: -1 - p)) }
         return nil
     }
-
-    /// Whether a resolve started here now may be nested in an observed one (traced, or a dry
-    /// run): then no shortcut skips it.
-    var isObserving: Bool { observedTops > 0 }
 }

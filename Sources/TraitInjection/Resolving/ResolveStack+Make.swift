@@ -14,7 +14,7 @@ extension ResolveStack {
         _ f: Int,
         factory: (Binding, Resolution) throws -> (Any, type: ObjectIdentifier)
     ) throws(ResolutionError) -> Found {
-        if let owner = tops[t].unwindsTo, let pending = owner.pendingSuspension { throw .suspension(for: pending) }
+        if let owner = unwindsTo(of: t), let pending = owner.pendingSuspension { throw .suspension(for: pending) }
         guard let (entry, owner) = lookup.lookUp(key) ?? childOnly(key, from: lookup, at: t, f) else {
             return .unregistered
         }
@@ -59,7 +59,7 @@ extension ResolveStack {
     ) throws(ResolutionError) -> Found {
         // A shared instance is built from the registrations of the container that keeps it.
         let lookup = binding.isShared ? owner : lookup
-        let isDryRun = tops[t].heavy?.isDryRun == true
+        let isDryRun = heavy(of: t)?.isDryRun == true
         if binding.isPerResolve(inDryRun: isDryRun), let instance = graphInstance(binding, from: lookup, values, at: t) {
             return .instance(instance)
         }
@@ -124,7 +124,7 @@ extension ResolveStack {
     ) throws(ResolutionError) -> Found {
         // A synchronous part of an async resolve that must wait unwinds: what it makes after that
         // is not kept.
-        if let owner = tops[t].unwindsTo, let pending = owner.pendingSuspension {
+        if let owner = unwindsTo(of: t), let pending = owner.pendingSuspension {
             abandon(creation, at: t, because: nil)
             throw .suspension(for: pending)
         }
@@ -133,7 +133,7 @@ extension ResolveStack {
             ? binding.completions(
                 of: instance, type, from: lookup, creation: creation, part: tops[t].isSection ? tops[t].serial : nil)
             : []
-        if binding.isPerResolve(inDryRun: tops[t].heavy?.isDryRun == true),
+        if binding.isPerResolve(inDryRun: heavy(of: t)?.isDryRun == true),
             let first = keepGraphInstance(
                 instance, of: binding, from: lookup, values, at: t,
                 isLast: tops[t].makesOne && frames[f].outer == tops[t].entry && completions.isEmpty)
@@ -229,7 +229,7 @@ extension ResolveStack {
     /// `error` as a resolution error: a factory's own error wrapped with the path to frame `f`.
     func wrap(_ error: any Error, at t: Int, _ f: Int) -> ResolutionError {
         if let error = error as? ResolutionError { return error }
-        let service = frames[f].binding.step.service
+        let service = binding(of: f).step.service
         if error is CancellationError {
             return ResolutionError(kind: .cancelled, service: service, path: steps(at: t, frames[f].outer))
         }
@@ -240,7 +240,7 @@ extension ResolveStack {
     /// For a dry run: the registration a parent's singleton needs that only the checked child
     /// registers, with that child (``DryRunFindings/childOnly(_:from:at:)``).
     func childOnly(_ key: ServiceKey, from lookup: Container, at t: Int, _ f: Int) -> (RegistryEntry, Container)? {
-        guard let findings = tops[t].heavy?.findings,
+        guard let findings = heavy(of: t)?.findings,
             let entry = findings.childOnly(key, from: lookup, at: frame(at: t, f))
         else { return nil }
         return (entry, findings.container)
@@ -251,14 +251,14 @@ extension ResolveStack {
     /// The `.graph` instance of `binding` made from `lookup` with these arguments for top `t`,
     /// if any: its own, or else one of the graph it inherited, which becomes its own too.
     func graphInstance(_ binding: Binding, from lookup: Container, _ values: ArgumentValues?, at t: Int) -> Any? {
-        if tops[t].isSection { return tops[t].heavy!.graphInstance(binding, from: lookup, values) }
+        if tops[t].isSection { return heavy(of: t)!.graphInstance(binding, from: lookup, values) }
         let hashed = values?.hashed
         var index = graph.count
         while index > tops[t].graphStart {
             index -= 1
             if graph[index].top == t, graph[index].matches(binding, lookup, hashed) { return graph[index].instance }
         }
-        guard values == nil, let found = tops[t].inherited?.instance(of: binding, from: lookup) else { return nil }
+        guard values == nil, let found = inherited(of: t)?.instance(of: binding, from: lookup) else { return nil }
         graph.append(GraphEntry(binding: binding, lookup: lookup, arguments: nil, instance: found, top: t))
         return found
     }
@@ -276,9 +276,9 @@ extension ResolveStack {
         isLast: Bool
     ) -> Any? {
         if tops[t].isSection {
-            return tops[t].heavy!.keepGraphInstance(instance, of: binding, from: lookup, values, isLast: isLast)
+            return heavy(of: t)!.keepGraphInstance(instance, of: binding, from: lookup, values, isLast: isLast)
         }
-        if isLast, tops[t].heavy?.mayAskForGraph != true { return nil }
+        if isLast, heavy(of: t)?.mayAskForGraph != true { return nil }
         graph.append(GraphEntry(binding: binding, lookup: lookup, arguments: values?.hashed, instance: instance, top: t))
         return nil
     }
@@ -291,7 +291,7 @@ extension ResolveStack {
         _ values: ArgumentValues?,
         _ t: Int
     ) -> Bool {
-        if binding.isPerResolve(inDryRun: tops[t].heavy?.isDryRun == true) {
+        if binding.isPerResolve(inDryRun: heavy(of: t)?.isDryRun == true) {
             return graphInstance(binding, from: lookup, values, at: t) != nil
         }
         return binding.isShared && (slot.keptInstance != nil || Waits.shared.isMade(slot, forTreeOf: heavy(t)))

@@ -1,20 +1,33 @@
 import Synchronization
 
 /// The synchronous resolves a thread runs, as plain records on a stack of its own: each top-level
-/// resolve, each service being made (a *frame*), and the `.graph` instances of those resolves.
+/// resolve (a *top*), each service being made (a *frame*), and the `.graph` instances of the tops.
 ///
 /// A resolve that makes only what it returns touches nothing else: no lock, no object but its
-/// instance (the records' storage is kept from one resolve to the next). The shared machinery —
-/// claims and waits for shared instances, queued completions, a ``Lazy``'s graph record, async
-/// resolves — works on ``Resolve`` and ``Frame`` objects; the stack makes them for its records
-/// only when such a path needs them (``heavy(_:)``, ``frame(_:)``), and keeps each, so that a
-/// record has one identity for the whole of its life.
+/// instance (the records' storage is kept from one resolve to the next), no reference counted.
+/// The shared machinery — claims and waits for shared instances, queued completions, a ``Lazy``'s
+/// graph record, async resolves — works on ``Resolve`` and ``Frame`` objects; the stack makes
+/// them for its records only when such a path needs them (``heavy(_:findings:)``, ``frame(_:)``),
+/// and keeps each, so that a record has one identity for the whole of its life.
 ///
-/// A *position* in the stack is a top record `t` and a frame `f` in it, `-1` at its top: what
-/// a ``Resolution`` stands for. A top lives from its ``begin(_:nested:makesOne:findings:inheriting:)``
-/// to its ``end(_:)``, and the frames made in it as long as it does (a resolver stays valid while
-/// its top-level resolve lasts): `innermost` says which frame's factory runs now. A record's
+/// A *position* is a top `t` and a frame `f` in it, `-1` at its top: what a ``Resolution`` stands
+/// for. A top lives from ``begin(_:nested:makesOne:findings:inheriting:)`` to ``end(_:)``, and the
+/// frames made in it as long as it does (a resolver stays valid while its top-level resolve
+/// lasts); a frame *runs* from ``enter(_:from:at:_:creating:_:)`` to ``pop(_:)``. A record's
 /// `serial` (unique in the process) tells a live one from a later one at the same index.
+///
+/// **The borrowing rule.** The records hold no references of their own, only ``Borrowed`` ones:
+/// - a top's `container` is held by the call that began the top (`container.resolve` holds
+///   `self`, a section its `lookup`), which ends it;
+/// - a frame's `lookup`, if it differs from its top's container, is that container's or one of
+///   its parents' (a shared instance is made from its owner's registrations) or, in a dry run, the
+///   checked container: the top's container holds it;
+/// - a frame's `binding` is held by the resolve that runs the frame (``make``, which holds the
+///   binding it read, or ``run(_:at:)``, which holds the completion), and is read only while the
+///   frame runs: the path from a running frame goes through running frames only, and a resolver
+///   of a frame that has ended resolves from its top (``position(of:)``).
+/// What few records hold strongly (a creation, a made ``Frame`` or ``Resolve``, an async tail) is
+/// kept apart, in `topObjects` and `frameObjects`.
 final class ResolveStack: @unchecked Sendable {
     // `@unchecked Sendable`: used by one thread at a time — the thread it belongs to, or, while
     // that thread waits for it, a helper thread with a larger stack (``LargerStack``), whose start
@@ -22,24 +35,8 @@ final class ResolveStack: @unchecked Sendable {
 
     /// A top-level resolve, or a synchronous part of an async one (a *section*).
     struct Top {
-        /// What few tops have, out of the way of the others (each reference a top holds is
-        /// retained and released with it).
-        final class Rare {
-            /// The frame of an async resolve it continues (it has no entry).
-            let tail: Frame?
-            let inherited: GraphRecord?
-            /// The async resolve its synchronous parts unwind to, to wait by suspending.
-            let unwindsTo: Resolve?
-
-            init(tail: Frame?, inherited: GraphRecord?, unwindsTo: Resolve?) {
-                self.tail = tail
-                self.inherited = inherited
-                self.unwindsTo = unwindsTo
-            }
-        }
-
         /// Where resolves at its top look up.
-        let container: Container
+        let container: Borrowed<Container>
         /// The frame here whose factory started it (it continues that path), or `-1`.
         let entry: Int
         let graphStart: Int
@@ -49,40 +46,54 @@ final class ResolveStack: @unchecked Sendable {
         let makesOne: Bool
         /// A synchronous resolve in an async factory: it blocks, as any synchronous resolve.
         let blocks: Bool
-        /// A synchronous part of `heavy`, an async resolve, which goes on after it.
+        /// A synchronous part of its ``Resolve``, an async resolve, which goes on after it.
         let isSection: Bool
-        /// Traced, or a dry run: then it has a `heavy` resolve from the start.
+        /// Traced, or a dry run: then it has a ``Resolve`` from the start.
         let isObserved: Bool
-        let rare: Rare?
-        var heavy: Resolve?
+        /// Whether it has an entry in `topObjects`.
+        var hasObjects: Bool
+    }
 
-        var tail: Frame? { rare?.tail }
-        var inherited: GraphRecord? { rare?.inherited }
-        var unwindsTo: Resolve? { rare?.unwindsTo }
+    /// What a top holds strongly, if it holds anything.
+    final class TopObjects {
+        /// The frame of an async resolve it continues (it has no entry).
+        var tail: Frame?
+        var inherited: GraphRecord?
+        /// The async resolve its synchronous parts unwind to, to wait by suspending.
+        var unwindsTo: Resolve?
+        var heavy: Resolve?
     }
 
     /// A service being made (or completed) for the top `top`, for the frame `outer` (`-1`: the
     /// top's entry or tail).
     struct Level {
-        let binding: Binding
-        /// Where its factory's resolves look up, if not its top's container (``lookup(of:)``):
-        /// each reference a record holds is retained and released with it.
-        let lookup: Container?
-        /// Where its runtime arguments are in `arguments` while it runs, or `-1`.
-        var argumentsIndex: Int
+        /// Read only while the frame runs.
+        let binding: Borrowed<Binding>
+        /// Where its factory's resolves look up, if not its top's container (``lookup(of:)``).
+        let lookup: Borrowed<Container>?
         let top: Int
         let outer: Int
         let depth: Int
         let serial: UInt64
-        let creation: Creation?
         let isCompletion: Bool
         /// The innermost frame when it was pushed, again when it is popped.
         let restores: Int
+        /// Where its runtime arguments are in `arguments` while it runs, or `-1`.
+        var argumentsIndex: Int
+        var isRunning = true
+        /// Whether it has an entry in `frameObjects`.
+        var hasObjects: Bool
+    }
+
+    /// What a frame holds strongly, if it holds anything.
+    final class FrameObjects {
+        /// The shared instance it makes, or completes.
+        var creation: Creation?
         var heavy: Frame?
     }
 
-    /// What a walk along a path reads of a frame, in plain values: cycle checks touch no
-    /// reference unless a registration and its arguments' hash match.
+    /// What a walk along a path reads of a frame, in plain values: cycle checks copy nothing
+    /// unless a registration and its arguments' hash match.
     struct Link {
         let binding: ObjectIdentifier
         let top: Int
@@ -95,9 +106,10 @@ final class ResolveStack: @unchecked Sendable {
     private struct Storage {
         var tops: [Top] = []
         var frames: [Level] = []
-        /// `frames`' links, at the same indices: plain values, so the array only grows (what is
-        /// past `frames.count` is stale, and overwritten), and ending a top destroys nothing here.
+        /// `frames`' links, at the same indices.
         var links: [Link] = []
+        var topObjects: [Int: TopObjects] = [:]
+        var frameObjects: [Int: FrameObjects] = [:]
         /// The runtime arguments of the running frames that have some, innermost last: only a
         /// running frame's are compared (cycles, graph instances), and this way a resolve
         /// without arguments copies none.
@@ -142,7 +154,7 @@ final class ResolveStack: @unchecked Sendable {
     var frames: [Level] { _read { yield storage.pointee.frames } }
     private var links: [Link] { _read { yield storage.pointee.links } }
     var innermost: Int { storage.pointee.innermost }
-    var observedTops: Int { storage.pointee.observedTops }
+    var isObserving: Bool { storage.pointee.observedTops > 0 }
     var graph: [GraphEntry] {
         _read { yield storage.pointee.graph }
         _modify { yield &storage.pointee.graph }
@@ -156,7 +168,8 @@ final class ResolveStack: @unchecked Sendable {
     // MARK: Tops
 
     /// Pushes a top-level resolve from `container`: unless `nested` is `false`, nested in the
-    /// resolve of the innermost frame here, or else of the async factory this task runs.
+    /// resolve of the innermost frame here, or else of the async factory this task runs. The
+    /// caller holds `container` until it ends the top.
     func begin(
         _ container: Container,
         nested: Bool = true,
@@ -174,20 +187,22 @@ final class ResolveStack: @unchecked Sendable {
             }
         }
         let outer = entry >= 0 ? frames[entry].top : -1
-        let unwindsTo = outer >= 0 ? tops[outer].unwindsTo : nil
+        let unwindsTo = outer >= 0 ? self.unwindsTo(of: outer) : nil
         let isObserved =
             findings != nil || container.isTraced || (outer >= 0 && tops[outer].isObserved)
             || tail?.resolve.isObserved == true
-        let rare =
-            tail == nil && inherited == nil && unwindsTo == nil
-            ? nil : Top.Rare(tail: tail, inherited: inherited, unwindsTo: unwindsTo)
+        let t = tops.count
+        if tail != nil || inherited != nil || unwindsTo != nil {
+            let objects = TopObjects()
+            (objects.tail, objects.inherited, objects.unwindsTo) = (tail, inherited, unwindsTo)
+            storage.pointee.topObjects[t] = objects
+        }
         storage.pointee.tops.append(
             Top(
-                container: container, entry: entry, graphStart: graph.count, frameStart: frames.count,
+                container: Borrowed(container), entry: entry, graphStart: graph.count, frameStart: frames.count,
                 serial: nextSerial(), makesOne: makesOne && unwindsTo == nil, blocks: tail != nil, isSection: false,
-                isObserved: isObserved, rare: rare, heavy: nil))
-        let t = tops.count - 1
-        if tops[t].isObserved {
+                isObserved: isObserved, hasObjects: tail != nil || inherited != nil || unwindsTo != nil))
+        if isObserved {
             storage.pointee.observedTops += 1
             _ = heavy(t, findings: findings)
         }
@@ -195,23 +210,25 @@ final class ResolveStack: @unchecked Sendable {
     }
 
     /// Pushes a synchronous part of `resolve`, an async resolve, at `frame`, looking up from
-    /// `lookup`.
+    /// `lookup`, which the caller holds until it ends the section.
     func beginSection(of resolve: Resolve, at frame: Frame?, from lookup: Container) -> Int {
+        let t = tops.count
+        let objects = TopObjects()
+        (objects.tail, objects.unwindsTo, objects.heavy) = (frame, resolve.isAsync ? resolve.suspensionOwner : nil, resolve)
+        storage.pointee.topObjects[t] = objects
         storage.pointee.tops.append(
             Top(
-                container: lookup, entry: -1, graphStart: graph.count, frameStart: frames.count, serial: nextSerial(),
-                makesOne: false, blocks: false, isSection: true, isObserved: resolve.isObserved,
-                rare: Top.Rare(
-                    tail: frame, inherited: nil, unwindsTo: resolve.isAsync ? resolve.suspensionOwner : nil),
-                heavy: resolve))
+                container: Borrowed(lookup), entry: -1, graphStart: graph.count, frameStart: frames.count,
+                serial: nextSerial(), makesOne: false, blocks: false, isSection: true, isObserved: resolve.isObserved,
+                hasObjects: true))
         if resolve.isObserved { storage.pointee.observedTops += 1 }
-        return tops.count - 1
+        return t
     }
 
     /// Ends a successful top-level resolve: runs its completions (and those they queue), waits
     /// for what it handed over to be published, publishes what it made, and pops it.
     func finish(_ t: Int, describing service: @autoclosure () -> String) throws(ResolutionError) {
-        if let resolve = tops[t].heavy {
+        if let resolve = heavy(of: t) {
             var runs = 0
             loop: while true {
                 switch try resolve.next(&runs, graph: graphEntries(of: t), describing: service()) {
@@ -226,19 +243,25 @@ final class ResolveStack: @unchecked Sendable {
 
     /// Undoes a failed top-level resolve, and pops it.
     func fail(_ t: Int) {
-        tops[t].heavy?.fail()
+        heavy(of: t)?.fail()
         end(t)
     }
 
-    /// Pops top `t` (the innermost), letting go of its frames and `.graph` instances one at a
-    /// time: a `deinit` may resolve on this thread.
+    /// Pops top `t` (the innermost), letting go of its frames' objects and `.graph` instances
+    /// one at a time: a `deinit` may resolve on this thread.
     func end(_ t: Int) {
         let (frameStart, graphStart) = (tops[t].frameStart, tops[t].graphStart)
-        while frames.count > frameStart { _ = storage.pointee.frames.removeLast() }
+        while frames.count > frameStart {
+            if storage.pointee.frames.removeLast().hasObjects {
+                _ = storage.pointee.frameObjects.removeValue(forKey: frames.count)
+            }
+        }
         if !tops[t].isSection {
             while graph.count > graphStart { _ = graph.removeLast() }
         }
-        if storage.pointee.tops.removeLast().isObserved { storage.pointee.observedTops -= 1 }
+        let top = storage.pointee.tops.removeLast()
+        if top.isObserved { storage.pointee.observedTops -= 1 }
+        if top.hasObjects { _ = storage.pointee.topObjects.removeValue(forKey: t) }
     }
 
     /// Whether top `t` is still the one with `serial`.
@@ -247,10 +270,65 @@ final class ResolveStack: @unchecked Sendable {
     /// Whether frame `f` is still the one with `serial`.
     func isLive(frame f: Int, _ serial: UInt64) -> Bool { f < frames.count && frames[f].serial == serial }
 
+    // MARK: What a record holds
+
+    /// Where resolves at the top of `t` look up.
+    func container(of t: Int) -> Container { tops[t].container.object }
+
+    /// The ``Resolve`` of top `t`, if it has one.
+    func heavy(of t: Int) -> Resolve? { tops[t].hasObjects ? storage.pointee.topObjects[t]?.heavy : nil }
+
+    /// The async frame top `t` continues, if it does.
+    func tail(of t: Int) -> Frame? { tops[t].hasObjects ? storage.pointee.topObjects[t]?.tail : nil }
+
+    /// The async resolve top `t`'s synchronous parts unwind to, if they do.
+    func unwindsTo(of t: Int) -> Resolve? { tops[t].hasObjects ? storage.pointee.topObjects[t]?.unwindsTo : nil }
+
+    /// The graph top `t` inherited (a ``Lazy``'s first read), if it did.
+    func inherited(of t: Int) -> GraphRecord? {
+        tops[t].hasObjects ? storage.pointee.topObjects[t]?.inherited : nil
+    }
+
+    /// The registration frame `f` makes, while it runs.
+    func binding(of f: Int) -> Binding { frames[f].binding.object }
+
+    /// Where the resolves of frame `f`'s factory look up.
+    func lookup(of f: Int) -> Container {
+        (frames[f].lookup ?? tops[frames[f].top].container).object
+    }
+
+    /// The shared instance frame `f` makes or completes, if it does.
+    func creation(of f: Int) -> Creation? {
+        frames[f].hasObjects ? storage.pointee.frameObjects[f]?.creation : nil
+    }
+
+    /// The runtime arguments of frame `f`, while it runs.
+    func arguments(of f: Int) -> ArgumentValues? {
+        let index = frames[f].argumentsIndex
+        return index >= 0 ? storage.pointee.arguments[index] : nil
+    }
+
+    private func objects(of t: Int) -> TopObjects {
+        if let objects = tops[t].hasObjects ? storage.pointee.topObjects[t] : nil { return objects }
+        let objects = TopObjects()
+        storage.pointee.topObjects[t] = objects
+        storage.pointee.tops[t].hasObjects = true
+        return objects
+    }
+
+    private func objects(ofFrame f: Int) -> FrameObjects {
+        if let objects = frames[f].hasObjects ? storage.pointee.frameObjects[f] : nil { return objects }
+        let objects = FrameObjects()
+        storage.pointee.frameObjects[f] = objects
+        storage.pointee.frames[f].hasObjects = true
+        return objects
+    }
+
     // MARK: Frames
 
     /// Pushes the frame that makes `binding` at position (`t`, `f`), after the checks for a cycle
-    /// and for depth; `creation` is given up if one fails.
+    /// and for depth; `creation` is given up if one fails. The caller holds `binding` while the
+    /// frame runs.
     func enter(
         _ binding: Binding,
         from lookup: Container,
@@ -281,16 +359,24 @@ final class ResolveStack: @unchecked Sendable {
             storage.pointee.arguments.append(stored)
             argumentsIndex = storage.pointee.arguments.count - 1
         }
-        return push(
+        let new = push(
             binding, lookup: lookup, argumentsIndex: argumentsIndex, hash: hash, top: t, outer: outer(t, f),
-            depth: depth + 1, creation: creation, isCompletion: false)
+            depth: depth + 1, isCompletion: false)
+        if let creation {
+            objects(ofFrame: new).creation = creation
+            Waits.shared.creating(creation, at: frame(new))
+        }
+        return new
     }
 
-    /// Pushes the frame of a completion of top `t`, which runs on its entry's path.
+    /// Pushes the frame of `pending`, a completion of top `t`, which runs on its entry's path and
+    /// holds its binding.
     func enterCompletion(_ pending: Resolve.Pending, at t: Int) -> Int {
-        push(
+        let new = push(
             pending.binding, lookup: pending.lookup, argumentsIndex: -1, hash: nil, top: t, outer: outer(t, -1),
-            depth: depth(at: t, -1) + 1, creation: pending.creation, isCompletion: true)
+            depth: depth(at: t, -1) + 1, isCompletion: true)
+        if let creation = pending.creation { objects(ofFrame: new).creation = creation }
+        return new
     }
 
     private func push(
@@ -301,74 +387,62 @@ final class ResolveStack: @unchecked Sendable {
         top t: Int,
         outer: Int,
         depth: Int,
-        creation: Creation?,
         isCompletion: Bool
     ) -> Int {
+        let f = frames.count
         let link = Link(binding: ObjectIdentifier(binding), top: t, outer: outer, depth: depth, hash: hash)
-        if links.count > frames.count {
-            storage.pointee.links[frames.count] = link
+        if links.count > f {
+            storage.pointee.links[f] = link  // Plain values: what is past `frames` is stale.
         } else {
             storage.pointee.links.append(link)
         }
         storage.pointee.frames.append(
             Level(
-                binding: binding, lookup: lookup === tops[t].container ? nil : lookup, argumentsIndex: argumentsIndex,
-                top: t, outer: outer, depth: depth,
-                serial: nextSerial(), creation: creation, isCompletion: isCompletion, restores: innermost, heavy: nil))
-        let f = frames.count - 1
+                binding: Borrowed(binding), lookup: lookup === container(of: t) ? nil : Borrowed(lookup), top: t,
+                outer: outer, depth: depth, serial: nextSerial(), isCompletion: isCompletion, restores: innermost,
+                argumentsIndex: argumentsIndex, hasObjects: false))
         storage.pointee.innermost = f
-        if let creation, !isCompletion { Waits.shared.creating(creation, at: frame(f)) }
         return f
     }
 
     /// Ends the run of frame `f`, the innermost: it stays, with its top, for its resolvers.
     func pop(_ f: Int) {
         storage.pointee.innermost = frames[f].restores
+        storage.pointee.frames[f].isRunning = false
         if frames[f].argumentsIndex >= 0 {
             storage.pointee.frames[f].argumentsIndex = -1
             _ = storage.pointee.arguments.removeLast()
         }
     }
 
-    /// Where the resolves of frame `f`'s factory look up.
-    func lookup(of f: Int) -> Container {
-        frames[f].lookup ?? tops[frames[f].top].container
-    }
-
-    /// The runtime arguments of frame `f`, while it runs.
-    func arguments(of f: Int) -> ArgumentValues? {
-        let index = frames[f].argumentsIndex
-        return index >= 0 ? storage.pointee.arguments[index] : nil
-    }
-
     /// The frame here that position (`t`, `f`) stands for: `f`, or at the top of `t` its entry
-    /// (`-1`: none here; the top's `tail` goes on from there).
+    /// (`-1`: none here; the top's tail goes on from there).
     func outer(_ t: Int, _ f: Int) -> Int { f >= 0 ? f : tops[t].entry }
 
     /// How deep position (`t`, `f`) is, across nested resolves and async ones.
     func depth(at t: Int, _ f: Int) -> Int {
         let f = outer(t, f)
-        return f >= 0 ? frames[f].depth : tops[t].tail?.depth ?? 0
+        return f >= 0 ? frames[f].depth : tail(of: t)?.depth ?? 0
     }
 
     /// Visits the frames here from position (`t`, `f`) outward, innermost first, while `visit`
     /// says so; the async frame the path goes on with beyond them, if it got there.
     private func walk(from t: Int, _ f: Int, _ visit: (Int) -> Bool) -> Frame? {
         var f = outer(t, f)
-        var tail = tops[t].tail
+        var last = t
         while f >= 0 {
             guard visit(f) else { return nil }
-            if links[f].outer < 0 { tail = tops[links[f].top].tail }
+            last = links[f].top
             f = links[f].outer
         }
-        return tail
+        return tail(of: last)
     }
 
-    /// The path from the outermost service to position (`t`, `f`).
+    /// The path from the outermost service to position (`t`, `f`), which runs.
     func steps(at t: Int, _ f: Int) -> [ResolutionError.Step] {
         var steps: [ResolutionError.Step] = []
         let tail = walk(from: t, f) { f in
-            steps.append(frames[f].binding.step)
+            steps.append(binding(of: f).step)
             return true
         }
         return tail.steps + steps.reversed()
@@ -380,29 +454,29 @@ final class ResolveStack: @unchecked Sendable {
         -> (cycle: [ResolutionError.Step]?, recurs: Bool)
     {
         let start = outer(t, f)
-        if start < 0, tops[t].rare == nil { return (nil, false) }  // No path: a top-level resolve.
+        if start < 0, !tops[t].hasObjects { return (nil, false) }  // No path: a top-level resolve.
         let id = ObjectIdentifier(binding)
         let links = links  // One read of the array: the walks below touch no reference.
-        var f = start
-        var tail = tops[t].tail
         // Most paths do not hold the registration at all: identities first.
+        var f = start
+        var last = t
         while f >= 0, links[f].binding != id {
-            if links[f].outer < 0 { tail = tops[links[f].top].tail }
+            last = links[f].top
             f = links[f].outer
         }
-        if f < 0, tail?.chain.contains(where: { $0.binding === binding }) != true { return (nil, false) }
+        if f < 0, tail(of: last)?.chain.contains(where: { $0.binding === binding }) != true { return (nil, false) }
         var cycle = Frame.Cycle(back: binding, values)
         f = start
-        tail = tops[t].tail
+        last = t
         while f >= 0 {
             let link = links[f]
             if link.binding == id, !cycle.visit(hash: link.hash, depth: link.depth, arguments: { arguments(of: f) }) {
                 return cycle.result(on: steps(at: t, start))
             }
-            if link.outer < 0 { tail = tops[link.top].tail }
+            last = link.top
             f = link.outer
         }
-        var frame = tail
+        var frame = tail(of: last)
         while let next = frame, cycle.visit(next) { frame = next.outer }
         return cycle.result(on: steps(at: t, start))
     }
@@ -411,38 +485,38 @@ final class ResolveStack: @unchecked Sendable {
 
     /// The ``Resolve`` of top `t`, made now if it has none.
     func heavy(_ t: Int, findings: DryRunFindings? = nil) -> Resolve {
-        if let heavy = tops[t].heavy { return heavy }
+        if let heavy = heavy(of: t) { return heavy }
         let top = tops[t]
         let made = Resolve(
-            top.container, entry: top.entry >= 0 ? frame(top.entry) : top.tail, isAsync: false, blocks: top.blocks,
-            makesOne: top.makesOne, findings: findings, inheriting: top.inherited)
-        storage.pointee.tops[t].heavy = made
+            top.container.object, entry: top.entry >= 0 ? frame(top.entry) : tail(of: t), isAsync: false,
+            blocks: top.blocks, makesOne: top.makesOne, findings: findings, inheriting: inherited(of: t))
+        objects(of: t).heavy = made
         return made
     }
 
-    /// The ``Frame`` of frame `f`, made now (with those of its outer frames) if it has none.
+    /// The ``Frame`` of frame `f`, which runs, made now (with those of its outer frames) if it
+    /// has none.
     func frame(_ f: Int) -> Frame {
         var unmade: [Int] = []
         var f = f
         var outer: Frame?
         while true {
-            if let made = frames[f].heavy {
+            if let made = frames[f].hasObjects ? storage.pointee.frameObjects[f]?.heavy : nil {
                 outer = made
                 break
             }
             unmade.append(f)
             guard frames[f].outer >= 0 else {
-                outer = tops[frames[f].top].tail
+                outer = tail(of: frames[f].top)
                 break
             }
             f = frames[f].outer
         }
         for f in unmade.reversed() {
-            let level = frames[f]
             let made = Frame(
-                heavy(level.top), level.binding, arguments: arguments(of: f), outer: outer, creation: level.creation,
-                isCompletion: level.isCompletion)
-            storage.pointee.frames[f].heavy = made
+                heavy(frames[f].top), binding(of: f), arguments: arguments(of: f), outer: outer,
+                creation: creation(of: f), isCompletion: frames[f].isCompletion)
+            objects(ofFrame: f).heavy = made
             outer = made
         }
         return outer!
@@ -451,7 +525,7 @@ final class ResolveStack: @unchecked Sendable {
     /// Position (`t`, `f`) as a ``Frame``: frame `f`, or at the top of `t` its entry (or tail).
     func frame(at t: Int, _ f: Int) -> Frame? {
         let f = outer(t, f)
-        return f >= 0 ? frame(f) : tops[t].tail
+        return f >= 0 ? frame(f) : tail(of: t)
     }
 
     // MARK: The graph

@@ -183,6 +183,17 @@ enum Platform {
     }
 }
 
+/// A reference that is not retained, in a record that something else keeps the object alive
+/// for: each record that holds one says what holds its object, and until when, and reads it only
+/// then (``ResolveStack``'s borrowing rule).
+struct Borrowed<Object: AnyObject> {
+    unowned(unsafe) let object: Object
+
+    init(_ object: Object) {
+        self.object = object
+    }
+}
+
 /// A mutex and a condition variable, for threads that sleep until another thread changes what
 /// the mutex guards.
 final class Monitor: @unchecked Sendable {
