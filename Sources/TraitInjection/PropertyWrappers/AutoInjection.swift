@@ -46,14 +46,18 @@ final class AutoInjectionCache: Sendable {
 
     init() {}
 
+    /// Whether instances of `type` are known to have no ``Inject`` or ``WeakInject`` property.
+    func hasNone(_ type: ObjectIdentifier) -> Bool {
+        typeWithoutProperties.load(ordering: .relaxed) == UInt(bitPattern: type)
+    }
+
     /// The auto-injection that a new `instance` of `registration` needs, to run once its object
     /// graph exists (as `initCompleted` closures do), or `nil` if it has no ``Inject`` or
     /// ``WeakInject`` property.
     ///
     func injection(into instance: Any, _ type: ObjectIdentifier, of binding: Binding) -> ((Resolution) throws -> Void)? {
-        let dynamicType = UInt(bitPattern: type)
-        if typeWithoutProperties.load(ordering: .relaxed) == dynamicType { return nil }
-        return reflectedInjection(into: instance, of: binding, dynamicType: dynamicType)
+        if hasNone(type) { return nil }
+        return reflectedInjection(into: instance, of: binding, dynamicType: UInt(bitPattern: type))
     }
 
     /// The slow path of ``injection(into:of:)``: reflection, remembered if it finds nothing.

@@ -100,9 +100,6 @@ final class Binding: Sendable {
 
     var takesArguments: Bool { !description.arguments.isEmpty }
 
-    /// Whether a new instance may need completing: it has `initCompleted` closures, or may have
-    /// ``Inject`` properties to fill in.
-    var mayComplete: Bool { autoInjects || !completions.isEmpty }
 
     /// Whether a resolve keeps one instance for its whole graph: `.graph`, and in a dry run the
     /// shared scopes too (it keeps nothing beyond the run).

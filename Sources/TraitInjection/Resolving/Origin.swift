@@ -5,12 +5,13 @@
 @usableFromInline
 protocol Origin {
     /// The engine's side of ``find(_:name:arguments:)``: resolves the registration under `key`
-    /// with `values`; `factory` calls a synchronous factory with the call site's types and
-    /// returns its instance, with its dynamic type.
+    /// with `values`; `factory` calls a synchronous factory with the call site's types, and
+    /// `instance` hands over what it made.
     func resolve(
         _ key: ServiceKey,
         _ values: ArgumentValues?,
-        factory: (Binding, Resolution) throws -> (Any, type: ObjectIdentifier)
+        factory: MakeCall,
+        instance: () -> Any
     ) throws(ResolutionError) -> Found
 
     /// Resolves `Service`, registered nowhere: `T?`, ``Lazy``, ``Provider``, or an error naming
@@ -34,12 +35,15 @@ extension Origin {
     ) throws(ResolutionError) -> Service? {
         var made: Service?
         let key = ServiceKey(Service.self, name: name, arguments: (repeat each Argument).self)
-        let found = try resolve(key, ArgumentValues.of(repeat each arguments)) { binding, resolution in
-            let factory = unsafeDowncast(binding.syncBox, to: FactoryBox<Service, repeat each Argument>.self)
-            let instance = try factory.make(resolution, repeat each arguments)
-            made = instance
-            return (instance, ObjectIdentifier(type(of: instance)))
-        }
+        let found = try resolve(
+            key, ArgumentValues.of(repeat each arguments),
+            factory: { binding, resolution in
+                let factory = unsafeDowncast(binding.syncBox, to: FactoryBox<Service, repeat each Argument>.self)
+                let instance = try factory.make(resolution, repeat each arguments)
+                made = instance
+                return ObjectIdentifier(type(of: instance))
+            },
+            instance: { made.unsafelyUnwrapped })
         switch found {
         case .kept(let box): return unsafeDowncast(box, to: Kept<Service>.self).instance
         case .made: return made.unsafelyUnwrapped
@@ -68,7 +72,8 @@ extension Container: Origin {
     func resolve(
         _ key: ServiceKey,
         _ values: ArgumentValues?,
-        factory: (Binding, Resolution) throws -> (Any, type: ObjectIdentifier)
+        factory: MakeCall,
+        instance: () -> Any
     ) throws(ResolutionError) -> Found {
         try ResolvingThread.with { thread throws(ResolutionError) in
             let stack = thread.stack
@@ -79,12 +84,12 @@ extension Container: Origin {
                 return try stack.topLevel(self, makesOne: true, describing: binding.step.service) {
                     t throws(ResolutionError) in
                     try stack.resolve(
-                        binding, nil, keptIn: entry, by: parent ?? self, from: self, at: t, -1, values, factory)
+                        binding, nil, keptIn: entry, by: parent ?? self, from: self, at: t, -1, values, factory, instance)
                 }
             }
             let service = { self.lookUp(key)?.0.read().binding.step.service ?? "?" }
             return try stack.topLevel(self, makesOne: true, describing: service()) { t throws(ResolutionError) in
-                try stack.resolve(key, values, from: self, at: t, -1, factory: factory)
+                try stack.resolve(key, values, from: self, at: t, -1, factory: factory, instance: instance)
             }
         }
     }
@@ -108,12 +113,13 @@ extension Resolution: Origin {
     func resolve(
         _ key: ServiceKey,
         _ values: ArgumentValues?,
-        factory: (Binding, Resolution) throws -> (Any, type: ObjectIdentifier)
+        factory: MakeCall,
+        instance: () -> Any
     ) throws(ResolutionError) -> Found {
         try ResolvingThread.with { thread throws(ResolutionError) in
             let stack = thread.stack
             guard let (t, f, lookup) = stack.position(of: self) else { return .expired }
-            return try stack.resolve(key, values, from: lookup, at: t, f, factory: factory)
+            return try stack.resolve(key, values, from: lookup, at: t, f, factory: factory, instance: instance)
         }
     }
 
@@ -137,13 +143,14 @@ extension LazyStorage: Origin {
     func resolve(
         _: ServiceKey,
         _: ArgumentValues?,
-        factory: (Binding, Resolution) throws -> (Any, type: ObjectIdentifier)
+        factory: MakeCall,
+        instance: () -> Any
     ) throws(ResolutionError) -> Found {
         guard let container else { return .expired }
         let stack = ResolvingThread.current.stack
         return try stack.topLevel(container, inheriting: graph, describing: binding.step.service) {
             t throws(ResolutionError) in
-            try stack.make(binding, keptIn: self, by: container, from: container, at: t, -1, nil, factory)
+            try stack.make(binding, keptIn: self, by: container, from: container, at: t, -1, nil, factory, instance)
         }
     }
 

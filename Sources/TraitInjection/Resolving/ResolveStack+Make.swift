@@ -1,3 +1,9 @@
+/// How the typed call site calls a synchronous factory, with its argument types: it keeps the
+/// instance, and returns its dynamic type (asking for it there costs nothing); the engine asks for
+/// the instance as `Any` only if it keeps or completes it.
+@usableFromInline
+typealias MakeCall = (Binding, Resolution) throws -> ObjectIdentifier
+
 // How a synchronous resolve makes an instance: the engine's steps, on erased instances, at a
 // position of the thread's stack. Async resolves run every synchronous factory and completion
 // through here too, as a section of the stack. The typed call site (Origin) calls the factory and
@@ -12,14 +18,15 @@ extension ResolveStack {
         from lookup: Container,
         at t: Int,
         _ f: Int,
-        factory: (Binding, Resolution) throws -> (Any, type: ObjectIdentifier)
+        factory: MakeCall,
+        instance: () -> Any
     ) throws(ResolutionError) -> Found {
         if let owner = unwindsTo(of: t), let pending = owner.pendingSuspension { throw .suspension(for: pending) }
         guard let (entry, owner) = lookup.lookUp(key) ?? childOnly(key, from: lookup, at: t, f) else {
             return .unregistered
         }
         let (binding, box) = entry.read()
-        return try resolve(binding, box, keptIn: entry, by: owner, from: lookup, at: t, f, values, factory)
+        return try resolve(binding, box, keptIn: entry, by: owner, from: lookup, at: t, f, values, factory, instance)
     }
 
     /// Resolves `binding`, read from `entry` with its kept `box`, at position (`t`, `f`).
@@ -32,16 +39,17 @@ extension ResolveStack {
         at t: Int,
         _ f: Int,
         _ values: ArgumentValues?,
-        _ factory: (Binding, Resolution) throws -> (Any, type: ObjectIdentifier)
+        _ factory: MakeCall,
+        _ instance: () -> Any
     ) throws(ResolutionError) -> Found {
         guard tops[t].isObserved else {
             if let box { return .kept(box) }
-            return try make(binding, keptIn: entry, by: owner, from: lookup, at: t, f, values, factory)
+            return try make(binding, keptIn: entry, by: owner, from: lookup, at: t, f, values, factory, instance)
         }
         let lookup = binding.isShared ? owner : lookup
         return try heavy(t).observe(binding, at: frame(at: t, f), isCached: isCached(binding, entry, lookup, values, t))
         { () throws(ResolutionError) in
-            try make(binding, keptIn: entry, by: owner, from: lookup, at: t, f, values, factory)
+            try make(binding, keptIn: entry, by: owner, from: lookup, at: t, f, values, factory, instance)
         }
     }
 
@@ -55,7 +63,8 @@ extension ResolveStack {
         at t: Int,
         _ f: Int,
         _ values: ArgumentValues?,
-        _ factory: (Binding, Resolution) throws -> (Any, type: ObjectIdentifier)
+        _ factory: MakeCall,
+        _ instance: () -> Any
     ) throws(ResolutionError) -> Found {
         // A shared instance is built from the registrations of the container that keeps it.
         let lookup = binding.isShared ? owner : lookup
@@ -87,9 +96,9 @@ extension ResolveStack {
         }
         let made = try enter(binding, from: lookup, at: t, f, creating: creation, values)
         defer { pop(made) }
-        let (instance, type): (Any, ObjectIdentifier)
+        let type: ObjectIdentifier
         do {
-            (instance, type) = try call(binding, at: t, made) { try factory(binding, Resolution(at: made, in: self)) }
+            type = try call(binding, at: t, made) { try factory(binding, Resolution(at: made, in: self)) }
         } catch {
             let wrapped = wrap(error, at: t, made)
             abandon(creation, at: t, because: wrapped.isOwnFailure ? wrapped : nil)
@@ -113,7 +122,7 @@ extension ResolveStack {
     /// Keeps a new `instance`, made at frame `f` of top `t`, as its scope says, and queues its
     /// completions.
     private func made(
-        _ instance: Any,
+        _ instance: () -> Any,
         _ type: ObjectIdentifier,
         of binding: Binding,
         creation: Creation?,
@@ -128,8 +137,14 @@ extension ResolveStack {
             abandon(creation, at: t, because: nil)
             throw .suspension(for: pending)
         }
+        // Most registrations keep nothing and complete nothing: they are done.
+        let mayComplete = !binding.completions.isEmpty || (binding.autoInjects && !binding.autoInjection.hasNone(type))
+        if !mayComplete, creation == nil, !binding.isPerResolve(inDryRun: heavy(of: t)?.isDryRun == true) {
+            return .made
+        }
+        let instance = instance()
         let completions =
-            binding.mayComplete
+            mayComplete
             ? binding.completions(
                 of: instance, type, from: lookup, creation: creation, part: tops[t].isSection ? tops[t].serial : nil)
             : []
