@@ -78,6 +78,7 @@ final class Binding: Sendable {
         }
         isShared = scope.isShared
         isOptional = _isOptional(Service.self)
+        takesArguments = !description.arguments.isEmpty
         isGraph = scope == .graph
         self.completions = completions
         self.reinitializeStrategy = reinitializeStrategy
@@ -98,7 +99,9 @@ final class Binding: Sendable {
         verifyAsync = { r throws(ResolutionError) in _ = try await r.resolve(Service.self, name: name) }
     }
 
-    var takesArguments: Bool { !description.arguments.isEmpty }
+    /// Whether it takes runtime arguments: then, and only then, a resolve of it has argument
+    /// values (stored: asking an `ArgumentValues?` whether it is `nil` goes through witnesses).
+    let takesArguments: Bool
 
 
     /// Whether a resolve keeps one instance for its whole graph: `.graph`, and in a dry run the
@@ -141,6 +144,12 @@ final class FactoryBox<Service, each Argument>: Sendable {
 
     init(_ make: @escaping @Sendable (Resolution, repeat each Argument) throws -> Service) {
         self.make = make
+    }
+
+    /// Calls the factory: the box, held by its binding, lends it (nothing is retained).
+    @inlinable
+    func callAsFunction(_ resolution: Resolution, _ arguments: repeat each Argument) throws -> Service {
+        try make(resolution, repeat each arguments)
     }
 }
 

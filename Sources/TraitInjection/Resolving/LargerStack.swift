@@ -32,17 +32,19 @@ final class ResolvingThread {
         self.stack = stack
         self.mainActorCaller = mainActorCaller
         self.worksForTasks = worksForTasks
+        if let (low, high) = Platform.stackBounds() {
+            let margin = min(LargerStack.margin, (high - low) / 2)
+            stackLimits = (low + margin, low + margin / 2)
+        } else {
+            stackLimits = (0, 0)
+        }
     }
 
     /// Below the first address the stack is nearly used up, and a chain goes on on a helper
     /// thread; below the second (half as far from the end) a factory that must run on this
     /// thread — a main-actor one on the main actor's — does not start: 0 where the platform does
     /// not say.
-    private(set) lazy var stackLimits: (low: UInt, exhausted: UInt) = {
-        guard let (low, high) = Platform.stackBounds() else { return (0, 0) }
-        let margin = min(LargerStack.margin, (high - low) / 2)
-        return (low + margin, low + margin / 2)
-    }()
+    let stackLimits: (low: UInt, exhausted: UInt)
 
     /// Whether the caller runs on the main actor, or on a helper thread working for it.
     var canRunMainActor: Bool { mainActorCaller != nil || MainQueue.isCurrent }

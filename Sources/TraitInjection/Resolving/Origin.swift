@@ -38,8 +38,8 @@ extension Origin {
         let found = try resolve(
             key, ArgumentValues.of(repeat each arguments),
             factory: { binding, resolution in
-                let factory = unsafeDowncast(binding.syncBox, to: FactoryBox<Service, repeat each Argument>.self)
-                let instance = try factory.make(resolution, repeat each arguments)
+                let instance = try unsafeDowncast(binding.syncBox, to: FactoryBox<Service, repeat each Argument>.self)(
+                    resolution, repeat each arguments)
                 made = instance
                 return ObjectIdentifier(type(of: instance))
             },
@@ -193,7 +193,7 @@ extension ResolveStack {
     func position(of resolution: Resolution) -> (t: Int, f: Int, lookup: Container)? {
         let p = resolution.position
         if p >= 0, isLive(frame: p, resolution.serial) {
-            return (frames[p].top, frames[p].isRunning ? p : -1, lookup(of: p))
+            return (top(ofFrame: p), isRunning(p) ? p : -1, lookup(of: p))
         }
         if p < 0, isLive(top: -1 - p, resolution.serial) { return (-1 - p, -1, container(of: -1 - p)) }
         return nil

@@ -112,7 +112,7 @@ final class Registry: Sendable {
     func entry(for key: ServiceKey) -> RegistryEntry? {
         let index = published.load(ordering: .acquiring)
         if let found = index?._withUnsafeGuaranteedRef({ $0.entry(for: key) }) { return found }
-        if isComplete(index) { return nil }  // Invariant 4.
+        if index?._withUnsafeGuaranteedRef(isComplete) ?? isComplete(nil) { return nil }  // Invariant 4.
         return master.withLock { master in
             let found = master.entries[key]
             let indexed = master.indexes.last?.count ?? 0
@@ -133,13 +133,15 @@ final class Registry: Sendable {
     /// Whether an `Optional` type has been registered here.
     var holdsOptionals: Bool {
         let index = published.load(ordering: .acquiring)
-        guard isComplete(index) else { return master.withLock { $0.holdsOptionals } }
+        guard index?._withUnsafeGuaranteedRef(isComplete) ?? isComplete(nil) else {
+            return master.withLock { $0.holdsOptionals }
+        }
         return index?._withUnsafeGuaranteedRef { $0.holdsOptionals } ?? false
     }
 
     /// Whether `index`, published, holds every entry (invariant 4).
-    private func isComplete(_ index: Unmanaged<Index>?) -> Bool {
-        (index?._withUnsafeGuaranteedRef { $0.count } ?? 0) == registered.load(ordering: .acquiring)
+    private func isComplete(_ index: Index?) -> Bool {
+        (index?.count ?? 0) == registered.load(ordering: .acquiring)
     }
 
     /// Files `binding` under `key`, and returns what the entry let go (the binding it replaced
@@ -225,10 +227,7 @@ final class RegistryEntry: Sendable, KeptSlot {
     /// The `Kept<Service>` box of the instance kept strongly, if any, or else the binding: what
     /// a resolve needs (invariant 5).
     func readUnlessKept() -> (binding: Binding?, box: AnyObject?) {
-        let (binding, box) = reading { published -> (Unmanaged<Binding>?, Unmanaged<AnyObject>?) in
-            if let box = published.box { return (nil, retained(box)) }
-            return (retained(published.binding), nil)
-        }
+        let (binding, box) = reading { ($0.box == nil ? retained($0.binding) : nil, $0.box.map(retained)) }
         return (binding?.takeRetainedValue(), box?.takeRetainedValue())
     }
 

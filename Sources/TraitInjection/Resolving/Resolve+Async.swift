@@ -328,9 +328,9 @@ extension Resolve {
         let t = stack.beginSection(of: self, at: frame, from: lookup)
         defer { stack.end(t) }
         do throws(ResolutionError) {
-            return (.success(try body(stack, t)), stack.tops[t].serial)
+            return (.success(try body(stack, t)), stack.serial(ofTop: t))
         } catch {
-            return (.failure(error), stack.tops[t].serial)
+            return (.failure(error), stack.serial(ofTop: t))
         }
     }
 

@@ -42,7 +42,7 @@ extension ResolveStack {
         _ factory: MakeCall,
         _ instance: () -> Any
     ) throws(ResolutionError) -> Found {
-        guard tops[t].isObserved else {
+        guard isObserved(t) else {
             if let box { return .kept(box) }
             return try make(binding, keptIn: entry, by: owner, from: lookup, at: t, f, values, factory, instance)
         }
@@ -146,16 +146,16 @@ extension ResolveStack {
         let completions =
             mayComplete
             ? binding.completions(
-                of: instance, type, from: lookup, creation: creation, part: tops[t].isSection ? tops[t].serial : nil)
+                of: instance, type, from: lookup, creation: creation, part: isSection(t) ? serial(ofTop: t) : nil)
             : []
         if binding.isPerResolve(inDryRun: heavy(of: t)?.isDryRun == true),
             let first = keepGraphInstance(
                 instance, of: binding, from: lookup, values, at: t,
-                isLast: tops[t].makesOne && frames[f].outer == tops[t].entry && completions.isEmpty)
+                isLast: makesOne(t) && outer(ofFrame: f) == entry(of: t) && completions.isEmpty)
         {
             return .instance(first)  // Another task of this resolve made one first: that one is the graph's.
         }
-        let expired = { ResolutionError(kind: .resolverExpired, service: binding.step.service, path: self.steps(at: t, self.frames[f].outer)) }
+        let expired = { ResolutionError(kind: .resolverExpired, service: binding.step.service, path: self.steps(at: t, self.outer(ofFrame: f))) }
         if let creation,
             !Waits.shared.made(
                 creation, instance: instance, keeping: binding.keep(instance), completions: completions.count)
@@ -246,7 +246,7 @@ extension ResolveStack {
         if let error = error as? ResolutionError { return error }
         let service = binding(of: f).step.service
         if error is CancellationError {
-            return ResolutionError(kind: .cancelled, service: service, path: steps(at: t, frames[f].outer))
+            return ResolutionError(kind: .cancelled, service: service, path: steps(at: t, outer(ofFrame: f)))
         }
         return ResolutionError(
             kind: .factoryFailed, service: service, path: steps(at: t, f), underlyingError: String(describing: error))
@@ -266,10 +266,10 @@ extension ResolveStack {
     /// The `.graph` instance of `binding` made from `lookup` with these arguments for top `t`,
     /// if any: its own, or else one of the graph it inherited, which becomes its own too.
     func graphInstance(_ binding: Binding, from lookup: Container, _ values: ArgumentValues?, at t: Int) -> Any? {
-        if tops[t].isSection { return heavy(of: t)!.graphInstance(binding, from: lookup, values) }
+        if isSection(t) { return heavy(of: t)!.graphInstance(binding, from: lookup, values) }
         let hashed = values?.hashed
         var index = graph.count
-        while index > tops[t].graphStart {
+        while index > graphStart(of: t) {
             index -= 1
             if graph[index].top == t, graph[index].matches(binding, lookup, hashed) { return graph[index].instance }
         }
@@ -290,7 +290,7 @@ extension ResolveStack {
         at t: Int,
         isLast: Bool
     ) -> Any? {
-        if tops[t].isSection {
+        if isSection(t) {
             return heavy(of: t)!.keepGraphInstance(instance, of: binding, from: lookup, values, isLast: isLast)
         }
         if isLast, heavy(of: t)?.mayAskForGraph != true { return nil }
@@ -316,11 +316,11 @@ extension ResolveStack {
 extension Resolution {
     /// The resolver of frame `f` of `stack`.
     init(at f: Int, in stack: ResolveStack) {
-        self.init(position: f, serial: stack.frames[f].serial)
+        self.init(position: f, serial: stack.serial(ofFrame: f))
     }
 
     /// The resolver at the top of top `t` of `stack`.
     init(top t: Int, in stack: ResolveStack) {
-        self.init(position: -1 - t, serial: stack.tops[t].serial)
+        self.init(position: -1 - t, serial: stack.serial(ofTop: t))
     }
 }

@@ -149,10 +149,11 @@ final class ResolveStack: @unchecked Sendable {
         storage.deallocate()
     }
 
-    // The state's parts (`_read` and `_modify`, to borrow rather than copy).
+    // The records, for other files (`_read`, to borrow rather than copy). Here they are read
+    // through `storage.pointee`, a plain load: a `_read` accessor is a call if not inlined (about
+    // 15 instructions each time), and copies the array if inlined (a retain and a release).
     var tops: [Top] { _read { yield storage.pointee.tops } }
     var frames: [Level] { _read { yield storage.pointee.frames } }
-    private var links: [Link] { _read { yield storage.pointee.links } }
     var innermost: Int { storage.pointee.innermost }
     var isObserving: Bool { storage.pointee.observedTops > 0 }
     var graph: [GraphEntry] {
@@ -186,12 +187,12 @@ final class ResolveStack: @unchecked Sendable {
                 tail = Resolve.runningTaskFrame  // In an async factory: nested in its resolve, but blocking.
             }
         }
-        let outer = entry >= 0 ? frames[entry].top : -1
+        let outer = entry >= 0 ? storage.pointee.frames[entry].top : -1
         let unwindsTo = outer >= 0 ? self.unwindsTo(of: outer) : nil
         let isObserved =
-            findings != nil || container.isTraced || (outer >= 0 && tops[outer].isObserved)
+            findings != nil || container.isTraced || (outer >= 0 && storage.pointee.tops[outer].isObserved)
             || tail?.resolve.isObserved == true
-        let t = tops.count
+        let t = storage.pointee.tops.count
         if tail != nil || inherited != nil || unwindsTo != nil {
             let objects = TopObjects()
             (objects.tail, objects.inherited, objects.unwindsTo) = (tail, inherited, unwindsTo)
@@ -199,7 +200,7 @@ final class ResolveStack: @unchecked Sendable {
         }
         storage.pointee.tops.append(
             Top(
-                container: Borrowed(container), entry: entry, graphStart: graph.count, frameStart: frames.count,
+                container: Borrowed(container), entry: entry, graphStart: storage.pointee.graph.count, frameStart: storage.pointee.frames.count,
                 serial: nextSerial(), makesOne: makesOne && unwindsTo == nil, blocks: tail != nil, isSection: false,
                 isObserved: isObserved, hasObjects: tail != nil || inherited != nil || unwindsTo != nil))
         if isObserved {
@@ -212,13 +213,13 @@ final class ResolveStack: @unchecked Sendable {
     /// Pushes a synchronous part of `resolve`, an async resolve, at `frame`, looking up from
     /// `lookup`, which the caller holds until it ends the section.
     func beginSection(of resolve: Resolve, at frame: Frame?, from lookup: Container) -> Int {
-        let t = tops.count
+        let t = storage.pointee.tops.count
         let objects = TopObjects()
         (objects.tail, objects.unwindsTo, objects.heavy) = (frame, resolve.isAsync ? resolve.suspensionOwner : nil, resolve)
         storage.pointee.topObjects[t] = objects
         storage.pointee.tops.append(
             Top(
-                container: Borrowed(lookup), entry: -1, graphStart: graph.count, frameStart: frames.count,
+                container: Borrowed(lookup), entry: -1, graphStart: storage.pointee.graph.count, frameStart: storage.pointee.frames.count,
                 serial: nextSerial(), makesOne: false, blocks: false, isSection: true, isObserved: resolve.isObserved,
                 hasObjects: true))
         if resolve.isObserved { storage.pointee.observedTops += 1 }
@@ -250,66 +251,81 @@ final class ResolveStack: @unchecked Sendable {
     /// Pops top `t` (the innermost), letting go of its frames' objects and `.graph` instances
     /// one at a time: a `deinit` may resolve on this thread.
     func end(_ t: Int) {
-        let (frameStart, graphStart) = (tops[t].frameStart, tops[t].graphStart)
-        while frames.count > frameStart {
+        let (frameStart, graphStart) = (storage.pointee.tops[t].frameStart, storage.pointee.tops[t].graphStart)
+        while storage.pointee.frames.count > frameStart {
             if storage.pointee.frames.removeLast().hasObjects {
-                _ = storage.pointee.frameObjects.removeValue(forKey: frames.count)
+                _ = storage.pointee.frameObjects.removeValue(forKey: storage.pointee.frames.count)
             }
         }
-        if !tops[t].isSection {
-            while graph.count > graphStart { _ = graph.removeLast() }
+        if !storage.pointee.tops[t].isSection {
+            while storage.pointee.graph.count > graphStart { _ = graph.removeLast() }
         }
         let top = storage.pointee.tops.removeLast()
         if top.isObserved { storage.pointee.observedTops -= 1 }
         if top.hasObjects { _ = storage.pointee.topObjects.removeValue(forKey: t) }
     }
 
+    // What other files read of the records.
+    func isObserved(_ t: Int) -> Bool { storage.pointee.tops[t].isObserved }
+    func isSection(_ t: Int) -> Bool { storage.pointee.tops[t].isSection }
+    func makesOne(_ t: Int) -> Bool { storage.pointee.tops[t].makesOne }
+    func entry(of t: Int) -> Int { storage.pointee.tops[t].entry }
+    func serial(ofTop t: Int) -> UInt64 { storage.pointee.tops[t].serial }
+    func graphStart(of t: Int) -> Int { storage.pointee.tops[t].graphStart }
+    func outer(ofFrame f: Int) -> Int { storage.pointee.frames[f].outer }
+    func serial(ofFrame f: Int) -> UInt64 { storage.pointee.frames[f].serial }
+    func top(ofFrame f: Int) -> Int { storage.pointee.frames[f].top }
+    func isRunning(_ f: Int) -> Bool { storage.pointee.frames[f].isRunning }
+
     /// Whether top `t` is still the one with `serial`.
-    func isLive(top t: Int, _ serial: UInt64) -> Bool { t < tops.count && tops[t].serial == serial }
+    func isLive(top t: Int, _ serial: UInt64) -> Bool { t < storage.pointee.tops.count && storage.pointee.tops[t].serial == serial }
 
     /// Whether frame `f` is still the one with `serial`.
-    func isLive(frame f: Int, _ serial: UInt64) -> Bool { f < frames.count && frames[f].serial == serial }
+    func isLive(frame f: Int, _ serial: UInt64) -> Bool { f < storage.pointee.frames.count && storage.pointee.frames[f].serial == serial }
 
     // MARK: What a record holds
 
     /// Where resolves at the top of `t` look up.
-    func container(of t: Int) -> Container { tops[t].container.object }
+    func container(of t: Int) -> Container { storage.pointee.tops[t].container.object }
 
     /// The ``Resolve`` of top `t`, if it has one.
-    func heavy(of t: Int) -> Resolve? { tops[t].hasObjects ? storage.pointee.topObjects[t]?.heavy : nil }
+    @inline(__always)
+    func heavy(of t: Int) -> Resolve? { storage.pointee.tops[t].hasObjects ? storage.pointee.topObjects[t]?.heavy : nil }
 
     /// The async frame top `t` continues, if it does.
-    func tail(of t: Int) -> Frame? { tops[t].hasObjects ? storage.pointee.topObjects[t]?.tail : nil }
+    @inline(__always)
+    func tail(of t: Int) -> Frame? { storage.pointee.tops[t].hasObjects ? storage.pointee.topObjects[t]?.tail : nil }
 
     /// The async resolve top `t`'s synchronous parts unwind to, if they do.
-    func unwindsTo(of t: Int) -> Resolve? { tops[t].hasObjects ? storage.pointee.topObjects[t]?.unwindsTo : nil }
+    @inline(__always)
+    func unwindsTo(of t: Int) -> Resolve? { storage.pointee.tops[t].hasObjects ? storage.pointee.topObjects[t]?.unwindsTo : nil }
 
     /// The graph top `t` inherited (a ``Lazy``'s first read), if it did.
     func inherited(of t: Int) -> GraphRecord? {
-        tops[t].hasObjects ? storage.pointee.topObjects[t]?.inherited : nil
+        storage.pointee.tops[t].hasObjects ? storage.pointee.topObjects[t]?.inherited : nil
     }
 
     /// The registration frame `f` makes, while it runs.
-    func binding(of f: Int) -> Binding { frames[f].binding.object }
+    func binding(of f: Int) -> Binding { storage.pointee.frames[f].binding.object }
 
     /// Where the resolves of frame `f`'s factory look up.
     func lookup(of f: Int) -> Container {
-        (frames[f].lookup ?? tops[frames[f].top].container).object
+        (storage.pointee.frames[f].lookup ?? storage.pointee.tops[storage.pointee.frames[f].top].container).object
     }
 
     /// The shared instance frame `f` makes or completes, if it does.
     func creation(of f: Int) -> Creation? {
-        frames[f].hasObjects ? storage.pointee.frameObjects[f]?.creation : nil
+        storage.pointee.frames[f].hasObjects ? storage.pointee.frameObjects[f]?.creation : nil
     }
 
     /// The runtime arguments of frame `f`, while it runs.
     func arguments(of f: Int) -> ArgumentValues? {
-        let index = frames[f].argumentsIndex
+        let index = storage.pointee.frames[f].argumentsIndex
         return index >= 0 ? storage.pointee.arguments[index] : nil
     }
 
     private func objects(of t: Int) -> TopObjects {
-        if let objects = tops[t].hasObjects ? storage.pointee.topObjects[t] : nil { return objects }
+        if let objects = storage.pointee.tops[t].hasObjects ? storage.pointee.topObjects[t] : nil { return objects }
         let objects = TopObjects()
         storage.pointee.topObjects[t] = objects
         storage.pointee.tops[t].hasObjects = true
@@ -317,7 +333,7 @@ final class ResolveStack: @unchecked Sendable {
     }
 
     private func objects(ofFrame f: Int) -> FrameObjects {
-        if let objects = frames[f].hasObjects ? storage.pointee.frameObjects[f] : nil { return objects }
+        if let objects = storage.pointee.frames[f].hasObjects ? storage.pointee.frameObjects[f] : nil { return objects }
         let objects = FrameObjects()
         storage.pointee.frameObjects[f] = objects
         storage.pointee.frames[f].hasObjects = true
@@ -353,7 +369,7 @@ final class ResolveStack: @unchecked Sendable {
         // `nil`, goes through its type's value witnesses.
         var hash: Int?
         var argumentsIndex = -1
-        if let values {
+        if binding.takesArguments, let values {
             let stored = recurs ? values.hashed : values
             hash = stored.hash
             storage.pointee.arguments.append(stored)
@@ -389,9 +405,9 @@ final class ResolveStack: @unchecked Sendable {
         depth: Int,
         isCompletion: Bool
     ) -> Int {
-        let f = frames.count
+        let f = storage.pointee.frames.count
         let link = Link(binding: ObjectIdentifier(binding), top: t, outer: outer, depth: depth, hash: hash)
-        if links.count > f {
+        if storage.pointee.links.count > f {
             storage.pointee.links[f] = link  // Plain values: what is past `frames` is stale.
         } else {
             storage.pointee.links.append(link)
@@ -407,9 +423,9 @@ final class ResolveStack: @unchecked Sendable {
 
     /// Ends the run of frame `f`, the innermost: it stays, with its top, for its resolvers.
     func pop(_ f: Int) {
-        storage.pointee.innermost = frames[f].restores
+        storage.pointee.innermost = storage.pointee.frames[f].restores
         storage.pointee.frames[f].isRunning = false
-        if frames[f].argumentsIndex >= 0 {
+        if storage.pointee.frames[f].argumentsIndex >= 0 {
             storage.pointee.frames[f].argumentsIndex = -1
             _ = storage.pointee.arguments.removeLast()
         }
@@ -417,12 +433,12 @@ final class ResolveStack: @unchecked Sendable {
 
     /// The frame here that position (`t`, `f`) stands for: `f`, or at the top of `t` its entry
     /// (`-1`: none here; the top's tail goes on from there).
-    func outer(_ t: Int, _ f: Int) -> Int { f >= 0 ? f : tops[t].entry }
+    func outer(_ t: Int, _ f: Int) -> Int { f >= 0 ? f : storage.pointee.tops[t].entry }
 
     /// How deep position (`t`, `f`) is, across nested resolves and async ones.
     func depth(at t: Int, _ f: Int) -> Int {
         let f = outer(t, f)
-        return f >= 0 ? frames[f].depth : tail(of: t)?.depth ?? 0
+        return f >= 0 ? storage.pointee.frames[f].depth : tail(of: t)?.depth ?? 0
     }
 
     /// Visits the frames here from position (`t`, `f`) outward, innermost first, while `visit`
@@ -432,8 +448,8 @@ final class ResolveStack: @unchecked Sendable {
         var last = t
         while f >= 0 {
             guard visit(f) else { return nil }
-            last = links[f].top
-            f = links[f].outer
+            last = storage.pointee.links[f].top
+            f = storage.pointee.links[f].outer
         }
         return tail(of: last)
     }
@@ -454,9 +470,9 @@ final class ResolveStack: @unchecked Sendable {
         -> (cycle: [ResolutionError.Step]?, recurs: Bool)
     {
         let start = outer(t, f)
-        if start < 0, !tops[t].hasObjects { return (nil, false) }  // No path: a top-level resolve.
+        if start < 0, !storage.pointee.tops[t].hasObjects { return (nil, false) }  // No path: a top-level resolve.
         let id = ObjectIdentifier(binding)
-        let links = links  // One read of the array: the walks below touch no reference.
+        let links = storage.pointee.links  // One read of the array: the walks below touch no reference.
         // Most paths do not hold the registration at all: identities first.
         var f = start
         var last = t
@@ -486,7 +502,7 @@ final class ResolveStack: @unchecked Sendable {
     /// The ``Resolve`` of top `t`, made now if it has none.
     func heavy(_ t: Int, findings: DryRunFindings? = nil) -> Resolve {
         if let heavy = heavy(of: t) { return heavy }
-        let top = tops[t]
+        let top = storage.pointee.tops[t]
         let made = Resolve(
             top.container.object, entry: top.entry >= 0 ? frame(top.entry) : tail(of: t), isAsync: false,
             blocks: top.blocks, makesOne: top.makesOne, findings: findings, inheriting: inherited(of: t))
@@ -501,21 +517,21 @@ final class ResolveStack: @unchecked Sendable {
         var f = f
         var outer: Frame?
         while true {
-            if let made = frames[f].hasObjects ? storage.pointee.frameObjects[f]?.heavy : nil {
+            if let made = storage.pointee.frames[f].hasObjects ? storage.pointee.frameObjects[f]?.heavy : nil {
                 outer = made
                 break
             }
             unmade.append(f)
-            guard frames[f].outer >= 0 else {
-                outer = tail(of: frames[f].top)
+            guard storage.pointee.frames[f].outer >= 0 else {
+                outer = tail(of: storage.pointee.frames[f].top)
                 break
             }
-            f = frames[f].outer
+            f = storage.pointee.frames[f].outer
         }
         for f in unmade.reversed() {
             let made = Frame(
-                heavy(frames[f].top), binding(of: f), arguments: arguments(of: f), outer: outer,
-                creation: creation(of: f), isCompletion: frames[f].isCompletion)
+                heavy(storage.pointee.frames[f].top), binding(of: f), arguments: arguments(of: f), outer: outer,
+                creation: creation(of: f), isCompletion: storage.pointee.frames[f].isCompletion)
             objects(ofFrame: f).heavy = made
             outer = made
         }
@@ -532,6 +548,6 @@ final class ResolveStack: @unchecked Sendable {
 
     /// The `.graph` instances of top `t`.
     func graphEntries(of t: Int) -> [GraphEntry] {
-        graph[tops[t].graphStart...].filter { $0.top == t }
+        graph[storage.pointee.tops[t].graphStart...].filter { $0.top == t }
     }
 }

@@ -115,21 +115,21 @@ enum Platform {
         return withUnsafeMutablePointer(to: &marker) { marker in
             let address = UInt(bitPattern: marker)
             guard let fakeStack = FakeStack.functions, let stack = fakeStack.current(),
-                let real = fakeStack.realFrame(stack, UnsafeMutableRawPointer(bitPattern: address), nil, nil)
+                let real = fakeStack.realFrame(stack, OpaquePointer(bitPattern: address), nil, nil)
             else { return address }
             return UInt(bitPattern: real)
         }
     }
 
-    /// AddressSanitizer's functions that map a frame of its fake stack to the real one.
+    /// AddressSanitizer's functions that map a frame of its fake stack to the real one (their
+    /// pointers are addresses only, passed through).
     private enum FakeStack {
-        typealias Current = @convention(c) () -> UnsafeMutableRawPointer?
+        typealias Current = @convention(c) () -> OpaquePointer?
         typealias RealFrame =
-            @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, OpaquePointer?, OpaquePointer?)
-            -> UnsafeMutableRawPointer?
+            @convention(c) (OpaquePointer?, OpaquePointer?, OpaquePointer?, OpaquePointer?) -> OpaquePointer?
 
         static let functions: (current: Current, realFrame: RealFrame)? = {
-            let image = UnsafeMutableRawPointer(bitPattern: 0)
+            let image = dlopen(nil, RTLD_NOW)
             guard let current = dlsym(image, "__asan_get_current_fake_stack"),
                 let realFrame = dlsym(image, "__asan_addr_is_in_fake_stack")
             else { return nil }
@@ -155,18 +155,16 @@ enum Platform {
             defer { pthread_attr_destroy(&attributes) }
             pthread_attr_setstacksize(&attributes, stackSize)
             let box = Unmanaged.passRetained(Work(work))
+            func run(_ box: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+                Unmanaged<Work>.fromOpaque(box!).takeRetainedValue().run()
+                return nil
+            }
             #if canImport(Darwin)
                 var thread: pthread_t?
-                let start: @convention(c) (UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? = {
-                    Unmanaged<Work>.fromOpaque($0).takeRetainedValue().run()
-                    return nil
-                }
+                let start: @convention(c) (UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? = { run($0) }
             #else
                 var thread = pthread_t()
-                let start: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = {
-                    Unmanaged<Work>.fromOpaque($0!).takeRetainedValue().run()
-                    return nil
-                }
+                let start: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { run($0) }
             #endif
             guard pthread_create(&thread, &attributes, start, box.toOpaque()) == 0 else {
                 box.release()
@@ -226,10 +224,11 @@ final class ThreadLocal<Value: AnyObject>: Sendable {
 
     init() {
         var key = pthread_key_t()
+        // The destructor lets go of a thread's value when the thread exits.
         #if canImport(Darwin)
-            let result = pthread_key_create(&key) { Unmanaged<AnyObject>.fromOpaque($0).release() }
+            let result = pthread_key_create(&key) { ThreadLocal<AnyObject>.release($0) }
         #else
-            let result = pthread_key_create(&key) { $0.map { Unmanaged<AnyObject>.fromOpaque($0).release() } }
+            let result = pthread_key_create(&key) { ThreadLocal<AnyObject>.release($0) }
         #endif
         precondition(result == 0, "pthread_key_create failed: \(result)")
         self.key = key
@@ -248,11 +247,15 @@ final class ThreadLocal<Value: AnyObject>: Sendable {
 
     /// The calling thread's value.
     var value: Value? {
-        get { pthread_getspecific(key).map { Unmanaged<Value>.fromOpaque($0).takeUnretainedValue() } }
+        get { withValue { $0 } }
         set {
             let old = pthread_getspecific(key)
             pthread_setspecific(key, newValue.map { Unmanaged.passRetained($0).toOpaque() })
-            old.map { Unmanaged<Value>.fromOpaque($0).release() }
+            Self.release(old)
         }
+    }
+
+    private static func release(_ value: UnsafeMutableRawPointer?) {
+        value.map { Unmanaged<AnyObject>.fromOpaque($0).release() }
     }
 }
