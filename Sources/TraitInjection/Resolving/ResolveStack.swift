@@ -69,6 +69,10 @@ final class ResolveStack: @unchecked Sendable {
     struct Level {
         /// Read only while the frame runs.
         let binding: Borrowed<Binding>
+        /// `binding`'s identity, and the hash of the frame's arguments if they were hashed (the
+        /// registration recurs): what a cycle check compares, read at any time.
+        let id: ObjectIdentifier
+        let hash: Int?
         /// Where its factory's resolves look up, if not its top's container (``lookup(of:)``).
         let lookup: Borrowed<Container>?
         let top: Int
@@ -92,22 +96,14 @@ final class ResolveStack: @unchecked Sendable {
         var heavy: Frame?
     }
 
-    /// What a walk along a path reads of a frame, in plain values: cycle checks copy nothing
-    /// unless a registration and its arguments' hash match.
-    struct Link {
-        let binding: ObjectIdentifier
-        let top: Int
-        let outer: Int
-        let depth: Int
-        /// The hash of its arguments, if they were hashed (the registration recurs).
-        let hash: Int?
-    }
-
+    /// The records are plain values, so the arrays only grow: `topCount` and `frameCount` say
+    /// which are live, and what is past them is stale, overwritten by the next push. Ending a top
+    /// is setting a count.
     private struct Storage {
         var tops: [Top] = []
+        var topCount = 0
         var frames: [Level] = []
-        /// `frames`' links, at the same indices.
-        var links: [Link] = []
+        var frameCount = 0
         var topObjects: [Int: TopObjects] = [:]
         var frameObjects: [Int: FrameObjects] = [:]
         /// The runtime arguments of the running frames that have some, innermost last: only a
@@ -149,11 +145,6 @@ final class ResolveStack: @unchecked Sendable {
         storage.deallocate()
     }
 
-    // The records, for other files (`_read`, to borrow rather than copy). Here they are read
-    // through `storage.pointee`, a plain load: a `_read` accessor is a call if not inlined (about
-    // 15 instructions each time), and copies the array if inlined (a retain and a release).
-    var tops: [Top] { _read { yield storage.pointee.tops } }
-    var frames: [Level] { _read { yield storage.pointee.frames } }
     var innermost: Int { storage.pointee.innermost }
     var isObserving: Bool { storage.pointee.observedTops > 0 }
     var graph: [GraphEntry] {
@@ -192,17 +183,18 @@ final class ResolveStack: @unchecked Sendable {
         let isObserved =
             findings != nil || container.isTraced || (outer >= 0 && storage.pointee.tops[outer].isObserved)
             || tail?.resolve.isObserved == true
-        let t = storage.pointee.tops.count
+        let t = storage.pointee.topCount
         if tail != nil || inherited != nil || unwindsTo != nil {
             let objects = TopObjects()
             (objects.tail, objects.inherited, objects.unwindsTo) = (tail, inherited, unwindsTo)
             storage.pointee.topObjects[t] = objects
         }
-        storage.pointee.tops.append(
+        push(
             Top(
-                container: Borrowed(container), entry: entry, graphStart: storage.pointee.graph.count, frameStart: storage.pointee.frames.count,
-                serial: nextSerial(), makesOne: makesOne && unwindsTo == nil, blocks: tail != nil, isSection: false,
-                isObserved: isObserved, hasObjects: tail != nil || inherited != nil || unwindsTo != nil))
+                container: Borrowed(container), entry: entry, graphStart: storage.pointee.graph.count,
+                frameStart: storage.pointee.frameCount, serial: nextSerial(), makesOne: makesOne && unwindsTo == nil,
+                blocks: tail != nil, isSection: false, isObserved: isObserved,
+                hasObjects: tail != nil || inherited != nil || unwindsTo != nil))
         if isObserved {
             storage.pointee.observedTops += 1
             _ = heavy(t, findings: findings)
@@ -213,17 +205,26 @@ final class ResolveStack: @unchecked Sendable {
     /// Pushes a synchronous part of `resolve`, an async resolve, at `frame`, looking up from
     /// `lookup`, which the caller holds until it ends the section.
     func beginSection(of resolve: Resolve, at frame: Frame?, from lookup: Container) -> Int {
-        let t = storage.pointee.tops.count
+        let t = storage.pointee.topCount
         let objects = TopObjects()
         (objects.tail, objects.unwindsTo, objects.heavy) = (frame, resolve.isAsync ? resolve.suspensionOwner : nil, resolve)
         storage.pointee.topObjects[t] = objects
-        storage.pointee.tops.append(
+        push(
             Top(
-                container: Borrowed(lookup), entry: -1, graphStart: storage.pointee.graph.count, frameStart: storage.pointee.frames.count,
-                serial: nextSerial(), makesOne: false, blocks: false, isSection: true, isObserved: resolve.isObserved,
-                hasObjects: true))
+                container: Borrowed(lookup), entry: -1, graphStart: storage.pointee.graph.count,
+                frameStart: storage.pointee.frameCount, serial: nextSerial(), makesOne: false, blocks: false,
+                isSection: true, isObserved: resolve.isObserved, hasObjects: true))
         if resolve.isObserved { storage.pointee.observedTops += 1 }
         return t
+    }
+
+    private func push(_ top: Top) {
+        if storage.pointee.tops.count > storage.pointee.topCount {
+            storage.pointee.tops[storage.pointee.topCount] = top
+        } else {
+            storage.pointee.tops.append(top)
+        }
+        storage.pointee.topCount += 1
     }
 
     /// Ends a successful top-level resolve: runs its completions (and those they queue), waits
@@ -251,16 +252,17 @@ final class ResolveStack: @unchecked Sendable {
     /// Pops top `t` (the innermost), letting go of its frames' objects and `.graph` instances
     /// one at a time: a `deinit` may resolve on this thread.
     func end(_ t: Int) {
-        let (frameStart, graphStart) = (storage.pointee.tops[t].frameStart, storage.pointee.tops[t].graphStart)
-        while storage.pointee.frames.count > frameStart {
-            if storage.pointee.frames.removeLast().hasObjects {
-                _ = storage.pointee.frameObjects.removeValue(forKey: storage.pointee.frames.count)
+        let top = storage.pointee.tops[t]
+        if !storage.pointee.frameObjects.isEmpty {
+            for f in top.frameStart..<storage.pointee.frameCount where storage.pointee.frames[f].hasObjects {
+                _ = storage.pointee.frameObjects.removeValue(forKey: f)
             }
         }
-        if !storage.pointee.tops[t].isSection {
-            while storage.pointee.graph.count > graphStart { _ = graph.removeLast() }
+        storage.pointee.frameCount = top.frameStart
+        if !top.isSection {
+            while storage.pointee.graph.count > top.graphStart { _ = graph.removeLast() }
         }
-        let top = storage.pointee.tops.removeLast()
+        storage.pointee.topCount = t
         if top.isObserved { storage.pointee.observedTops -= 1 }
         if top.hasObjects { _ = storage.pointee.topObjects.removeValue(forKey: t) }
     }
@@ -278,10 +280,14 @@ final class ResolveStack: @unchecked Sendable {
     func isRunning(_ f: Int) -> Bool { storage.pointee.frames[f].isRunning }
 
     /// Whether top `t` is still the one with `serial`.
-    func isLive(top t: Int, _ serial: UInt64) -> Bool { t < storage.pointee.tops.count && storage.pointee.tops[t].serial == serial }
+    func isLive(top t: Int, _ serial: UInt64) -> Bool {
+        t < storage.pointee.topCount && storage.pointee.tops[t].serial == serial
+    }
 
     /// Whether frame `f` is still the one with `serial`.
-    func isLive(frame f: Int, _ serial: UInt64) -> Bool { f < storage.pointee.frames.count && storage.pointee.frames[f].serial == serial }
+    func isLive(frame f: Int, _ serial: UInt64) -> Bool {
+        f < storage.pointee.frameCount && storage.pointee.frames[f].serial == serial
+    }
 
     // MARK: What a record holds
 
@@ -405,18 +411,18 @@ final class ResolveStack: @unchecked Sendable {
         depth: Int,
         isCompletion: Bool
     ) -> Int {
-        let f = storage.pointee.frames.count
-        let link = Link(binding: ObjectIdentifier(binding), top: t, outer: outer, depth: depth, hash: hash)
-        if storage.pointee.links.count > f {
-            storage.pointee.links[f] = link  // Plain values: what is past `frames` is stale.
+        let f = storage.pointee.frameCount
+        let level = Level(
+            binding: Borrowed(binding), id: ObjectIdentifier(binding), hash: hash,
+            lookup: lookup === container(of: t) ? nil : Borrowed(lookup), top: t, outer: outer, depth: depth,
+            serial: nextSerial(), isCompletion: isCompletion, restores: innermost, argumentsIndex: argumentsIndex,
+            hasObjects: false)
+        if storage.pointee.frames.count > f {
+            storage.pointee.frames[f] = level
         } else {
-            storage.pointee.links.append(link)
+            storage.pointee.frames.append(level)
         }
-        storage.pointee.frames.append(
-            Level(
-                binding: Borrowed(binding), lookup: lookup === container(of: t) ? nil : Borrowed(lookup), top: t,
-                outer: outer, depth: depth, serial: nextSerial(), isCompletion: isCompletion, restores: innermost,
-                argumentsIndex: argumentsIndex, hasObjects: false))
+        storage.pointee.frameCount = f + 1
         storage.pointee.innermost = f
         return f
     }
@@ -448,8 +454,8 @@ final class ResolveStack: @unchecked Sendable {
         var last = t
         while f >= 0 {
             guard visit(f) else { return nil }
-            last = storage.pointee.links[f].top
-            f = storage.pointee.links[f].outer
+            last = storage.pointee.frames[f].top
+            f = storage.pointee.frames[f].outer
         }
         return tail(of: last)
     }
@@ -472,25 +478,25 @@ final class ResolveStack: @unchecked Sendable {
         let start = outer(t, f)
         if start < 0, !storage.pointee.tops[t].hasObjects { return (nil, false) }  // No path: a top-level resolve.
         let id = ObjectIdentifier(binding)
-        let links = storage.pointee.links  // One read of the array: the walks below touch no reference.
+        let frames = storage.pointee.frames  // One read of the array: the walks below touch no reference.
         // Most paths do not hold the registration at all: identities first.
         var f = start
         var last = t
-        while f >= 0, links[f].binding != id {
-            last = links[f].top
-            f = links[f].outer
+        while f >= 0, frames[f].id != id {
+            last = frames[f].top
+            f = frames[f].outer
         }
         if f < 0, tail(of: last)?.chain.contains(where: { $0.binding === binding }) != true { return (nil, false) }
         var cycle = Frame.Cycle(back: binding, values)
         f = start
         last = t
         while f >= 0 {
-            let link = links[f]
-            if link.binding == id, !cycle.visit(hash: link.hash, depth: link.depth, arguments: { arguments(of: f) }) {
+            let level = frames[f]
+            if level.id == id, !cycle.visit(hash: level.hash, depth: level.depth, arguments: { arguments(of: f) }) {
                 return cycle.result(on: steps(at: t, start))
             }
-            last = link.top
-            f = link.outer
+            last = level.top
+            f = level.outer
         }
         var frame = tail(of: last)
         while let next = frame, cycle.visit(next) { frame = next.outer }
