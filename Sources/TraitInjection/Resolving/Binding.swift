@@ -87,6 +87,7 @@ final class Binding: Sendable {
             if case .async = factory { true } else {
                 completions.contains { if case .async = $0 { true } else { false } }
             }
+        isPlain = !isShared && !needsAsyncResolve && !isMainActor
         let isWeak = scope.isWeak
         keep = { instance in
             guard isWeak else { return .strong(Kept(instance as! Service)) }
@@ -98,6 +99,10 @@ final class Binding: Sendable {
         verify = { r throws(ResolutionError) in _ = try r.resolve(Service.self, name: name) }
         verifyAsync = { r throws(ResolutionError) in _ = try await r.resolve(Service.self, name: name) }
     }
+
+    /// Whether a top-level resolve of it takes the short path (``ResolveStack/makeTop``): it keeps
+    /// no shared instance, waits for none, and needs no async resolve or main actor.
+    let isPlain: Bool
 
     /// Whether it takes runtime arguments: then, and only then, a resolve of it has argument
     /// values (stored: asking an `ArgumentValues?` whether it is `nil` goes through witnesses).

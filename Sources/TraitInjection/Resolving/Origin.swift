@@ -76,21 +76,7 @@ extension Container: Origin {
         instance: () -> Any
     ) throws(ResolutionError) -> Found {
         try ResolvingThread.with { thread throws(ResolutionError) in
-            let stack = thread.stack
-            // The first look: one lookup and one read of the entry. A cached singleton ends here.
-            if !isTraced, !stack.isObserving, let (entry, parent) = entryAndParent(for: key) {
-                let (binding, box) = entry.readUnlessKept()
-                guard let binding else { return .kept(box!) }
-                return try stack.topLevel(self, makesOne: true, describing: binding.step.service) {
-                    t throws(ResolutionError) in
-                    try stack.resolve(
-                        binding, nil, keptIn: entry, by: parent ?? self, from: self, at: t, -1, values, factory, instance)
-                }
-            }
-            let service = { self.lookUp(key)?.0.read().binding.step.service ?? "?" }
-            return try stack.topLevel(self, makesOne: true, describing: service()) { t throws(ResolutionError) in
-                try stack.resolve(key, values, from: self, at: t, -1, factory: factory, instance: instance)
-            }
+            try thread.stack.resolveTop(key, values, from: self, on: thread, factory: factory, instance: instance)
         }
     }
 
@@ -164,6 +150,31 @@ extension LazyStorage: Origin {
 }
 
 extension ResolveStack {
+    /// `container.resolve` of the registration under `key` with `values`: a top-level resolve.
+    fileprivate func resolveTop(
+        _ key: ServiceKey,
+        _ values: ArgumentValues?,
+        from container: Container,
+        on thread: ResolvingThread,
+        factory: MakeCall,
+        instance: () -> Any
+    ) throws(ResolutionError) -> Found {
+        // The first look: one lookup and one read of the entry. A cached singleton ends here.
+        if !container.isTraced, !isObserving, let (entry, parent) = container.entryAndParent(for: key) {
+            let (binding, box) = entry.readUnlessKept()
+            guard let binding else { return .kept(box!) }
+            if binding.isPlain { return try makeTop(binding, from: container, values, on: thread, factory, instance) }
+            return try topLevel(container, makesOne: true, describing: binding.step.service) {
+                t throws(ResolutionError) in
+                try resolve(binding, nil, keptIn: entry, by: parent, from: container, at: t, -1, values, factory, instance)
+            }
+        }
+        let service = { container.lookUp(key)?.0.read().binding.step.service ?? "?" }
+        return try topLevel(container, makesOne: true, describing: service()) { t throws(ResolutionError) in
+            try resolve(key, values, from: container, at: t, -1, factory: factory, instance: instance)
+        }
+    }
+
     /// Runs `body` as a top-level resolve from `container` (``begin(_:nested:makesOne:findings:inheriting:)``),
     /// then finishes it (completions, publication), or undoes it if anything throws.
     func topLevel<Result>(

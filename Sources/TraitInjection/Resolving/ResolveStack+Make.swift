@@ -22,7 +22,7 @@ extension ResolveStack {
         instance: () -> Any
     ) throws(ResolutionError) -> Found {
         if let owner = unwindsTo(of: t), let pending = owner.pendingSuspension { throw .suspension(for: pending) }
-        guard let (entry, owner) = lookup.lookUp(key) ?? childOnly(key, from: lookup, at: t, f) else {
+        guard let (entry, owner) = lookup.entryAndParent(for: key) ?? childOnly(key, from: lookup, at: t, f) else {
             return .unregistered
         }
         let (binding, box) = entry.read()
@@ -34,7 +34,7 @@ extension ResolveStack {
         _ binding: Binding,
         _ box: AnyObject?,
         keptIn entry: RegistryEntry,
-        by owner: Container,
+        by owner: Container?,
         from lookup: Container,
         at t: Int,
         _ f: Int,
@@ -46,19 +46,19 @@ extension ResolveStack {
             if let box { return .kept(box) }
             return try make(binding, keptIn: entry, by: owner, from: lookup, at: t, f, values, factory, instance)
         }
-        let lookup = binding.isShared ? owner : lookup
+        let lookup = binding.isShared ? owner ?? lookup : lookup
         return try heavy(t).observe(binding, at: frame(at: t, f), isCached: isCached(binding, entry, lookup, values, t))
         { () throws(ResolutionError) in
             try make(binding, keptIn: entry, by: owner, from: lookup, at: t, f, values, factory, instance)
         }
     }
 
-    /// Makes an instance of `binding` (found in `slot`, registered in `owner`) at position
-    /// (`t`, `f`), or finds the one its scope has for this resolve.
+    /// Makes an instance of `binding` (found in `slot`, registered in `owner`, or in `lookup` if
+    /// that is `nil`) at position (`t`, `f`), or finds the one its scope has for this resolve.
     func make(
         _ binding: Binding,
         keptIn slot: any KeptSlot,
-        by owner: Container,
+        by owner: Container?,
         from lookup: Container,
         at t: Int,
         _ f: Int,
@@ -67,7 +67,7 @@ extension ResolveStack {
         _ instance: () -> Any
     ) throws(ResolutionError) -> Found {
         // A shared instance is built from the registrations of the container that keeps it.
-        let lookup = binding.isShared ? owner : lookup
+        let lookup = binding.isShared ? owner ?? lookup : lookup
         let isDryRun = heavy(of: t)?.isDryRun == true
         if binding.isPerResolve(inDryRun: isDryRun), let instance = graphInstance(binding, from: lookup, values, at: t) {
             return .instance(instance)
@@ -94,11 +94,55 @@ extension ResolveStack {
                 }
             }
         }
+        return try build(binding, creating: creation, from: lookup, at: t, f, values, factory, instance)
+    }
+
+    /// A top-level resolve of `binding`, read from `container`'s entry, which keeps no shared
+    /// instance, waits for none and needs no async resolve: the path of most resolves, which a
+    /// resolve that makes only what it returns goes down and out of without a lock or a retain.
+    func makeTop(
+        _ binding: Binding,
+        from container: Container,
+        _ values: ArgumentValues?,
+        on thread: ResolvingThread,
+        _ factory: MakeCall,
+        _ instance: () -> Any
+    ) throws(ResolutionError) -> Found {
+        let t = begin(container, makesOne: true)
+        do {
+            let found = try build(binding, creating: nil, from: container, at: t, -1, values, factory, instance, on: thread)
+            try finish(t, describing: binding.step.service)
+            return found
+        } catch {
+            fail(t)
+            throw error
+        }
+    }
+
+    /// Makes an instance of `binding` at position (`t`, `f`) in a frame of its own: calls its
+    /// factory there, keeps the instance as its scope says and queues its completions.
+    private func build(
+        _ binding: Binding,
+        creating creation: Creation?,
+        from lookup: Container,
+        at t: Int,
+        _ f: Int,
+        _ values: ArgumentValues?,
+        _ factory: MakeCall,
+        _ instance: () -> Any,
+        on thread: ResolvingThread? = nil
+    ) throws(ResolutionError) -> Found {
         let made = try enter(binding, from: lookup, at: t, f, creating: creation, values)
         defer { pop(made) }
         let type: ObjectIdentifier
         do {
-            type = try call(binding, at: t, made) { try factory(binding, Resolution(at: made, in: self)) }
+            let resolution = Resolution(at: made, in: self)
+            type =
+                if let thread {
+                    try call(binding, at: t, made, on: thread) { try factory(binding, resolution) }
+                } else {
+                    try call(binding, at: t, made) { try factory(binding, resolution) }
+                }
         } catch {
             let wrapped = wrap(error, at: t, made)
             abandon(creation, at: t, because: wrapped.isOwnFailure ? wrapped : nil)
@@ -176,7 +220,7 @@ extension ResolveStack {
         try ResolvingThread.with { thread in try call(binding, at: t, f, on: thread, body) }
     }
 
-    private func call<Result>(
+    func call<Result>(
         _ binding: Binding,
         at t: Int,
         _ f: Int,
@@ -254,7 +298,7 @@ extension ResolveStack {
 
     /// For a dry run: the registration a parent's singleton needs that only the checked child
     /// registers, with that child (``DryRunFindings/childOnly(_:from:at:)``).
-    func childOnly(_ key: ServiceKey, from lookup: Container, at t: Int, _ f: Int) -> (RegistryEntry, Container)? {
+    func childOnly(_ key: ServiceKey, from lookup: Container, at t: Int, _ f: Int) -> (RegistryEntry, Container?)? {
         guard let findings = heavy(of: t)?.findings,
             let entry = findings.childOnly(key, from: lookup, at: frame(at: t, f))
         else { return nil }
