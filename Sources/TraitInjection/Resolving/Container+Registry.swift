@@ -82,10 +82,12 @@ extension Container {
         registry.entry(for: key) ?? parent?.entry(for: key)
     }
 
-    /// The entry for `key` here or in the parent chain, with the parent that has it, if one does.
-    func entryAndParent(for key: ServiceKey) -> (RegistryEntry, Container?)? {
-        if let entry = registry.entry(for: key) { return (entry, nil) }
-        return parent?.lookUp(key).map { ($0.0, $0.1) }
+    /// The entry for `key` here or in the parent chain, borrowed (the registries hold their
+    /// entries as long as this container holds them), with the parent that has it, if one does.
+    func entryAndParent(for key: ServiceKey) -> (Borrowed<RegistryEntry>, Container?)? {
+        if let entry = registry.borrowedEntry(for: key) { return (entry, nil) }
+        if let entry = registry.entry(for: key) { return (Borrowed(entry), nil) }
+        return parent?.lookUp(key).map { (Borrowed($0.0), $0.1) }
     }
 
     /// The entry for `key` here or in the parent chain, with the container that has it.

@@ -75,7 +75,25 @@ extension Container: Origin {
         factory: MakeCall,
         instance: () -> Any
     ) throws(ResolutionError) -> Found {
-        try ResolvingThread.with { thread throws(ResolutionError) in
+        // The first look: one lookup and one read of the entry. A cached singleton ends here,
+        // while nothing runs that may observe it (no thread-local is read).
+        if !isTraced, let entry = registry.borrowedEntry(for: key) {
+            let (binding, box) = entry.object.readUnlessKept()
+            if let box, !Activity.now.observedResolves { return .kept(box) }
+            return try ResolvingThread.with { thread throws(ResolutionError) in
+                let stack = thread.stack
+                guard let binding, !stack.isObserving else {
+                    return try stack.resolveTop(key, values, from: self, on: thread, factory: factory, instance: instance)
+                }
+                if binding.isPlain { return try stack.makeTop(binding, from: self, values, on: thread, factory, instance) }
+                return try stack.topLevel(self, makesOne: true, describing: binding.step.service) {
+                    t throws(ResolutionError) in
+                    try stack.resolve(
+                        binding, nil, keptIn: entry.object, by: nil, from: self, at: t, -1, values, factory, instance)
+                }
+            }
+        }
+        return try ResolvingThread.with { thread throws(ResolutionError) in
             try thread.stack.resolveTop(key, values, from: self, on: thread, factory: factory, instance: instance)
         }
     }
@@ -161,12 +179,13 @@ extension ResolveStack {
     ) throws(ResolutionError) -> Found {
         // The first look: one lookup and one read of the entry. A cached singleton ends here.
         if !container.isTraced, !isObserving, let (entry, parent) = container.entryAndParent(for: key) {
-            let (binding, box) = entry.readUnlessKept()
+            let (binding, box) = entry.object.readUnlessKept()
             guard let binding else { return .kept(box!) }
             if binding.isPlain { return try makeTop(binding, from: container, values, on: thread, factory, instance) }
             return try topLevel(container, makesOne: true, describing: binding.step.service) {
                 t throws(ResolutionError) in
-                try resolve(binding, nil, keptIn: entry, by: parent, from: container, at: t, -1, values, factory, instance)
+                try resolve(
+                    binding, nil, keptIn: entry.object, by: parent, from: container, at: t, -1, values, factory, instance)
             }
         }
         let service = { container.lookUp(key)?.0.read().binding.step.service ?? "?" }

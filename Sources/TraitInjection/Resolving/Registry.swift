@@ -41,7 +41,8 @@ final class Registry: Sendable {
 
         private let slots: [Slot]
         private let keys: [ServiceKey?]
-        private let entries: [RegistryEntry?]
+        /// Borrowed: `Master.entries` holds every entry for the registry's life (invariant 1).
+        private let entries: [Borrowed<RegistryEntry>?]
         let count: Int
         let holdsOptionals: Bool
 
@@ -51,14 +52,14 @@ final class Registry: Sendable {
             while capacity < all.count * 2 { capacity *= 2 }
             var slots = [Slot](repeating: Slot(service: nil, arguments: ObjectIdentifier(Void.self), hash: 0), count: capacity)
             var keys = [ServiceKey?](repeating: nil, count: capacity)
-            var entries = [RegistryEntry?](repeating: nil, count: capacity)
+            var entries = [Borrowed<RegistryEntry>?](repeating: nil, count: capacity)
             for (key, entry) in all {
                 let hash = Self.hash(key)
                 var slot = hash & (capacity - 1)
                 while slots[slot].service != nil { slot = (slot + 1) & (capacity - 1) }
                 slots[slot] = Slot(service: key.service, arguments: key.arguments, hash: hash)
                 keys[slot] = key
-                entries[slot] = entry
+                entries[slot] = Borrowed(entry)
             }
             self.slots = slots
             self.keys = keys
@@ -66,7 +67,7 @@ final class Registry: Sendable {
             count = all.count
         }
 
-        func entry(for key: ServiceKey) -> RegistryEntry? {
+        func entry(for key: ServiceKey) -> Borrowed<RegistryEntry>? {
             let mask = slots.count - 1
             let hash = Self.hash(key)
             var slot = hash & mask
@@ -110,8 +111,20 @@ final class Registry: Sendable {
 
     /// The entry for `key`, if anything was ever registered under it.
     func entry(for key: ServiceKey) -> RegistryEntry? {
+        borrowedEntry(for: key)?.object ?? lockedEntry(for: key)
+    }
+
+    /// The entry for `key` as the index holds it, borrowed (invariant 1): a resolve from the
+    /// container, which holds the registry, reads it without retaining it. `nil` if the index
+    /// lacks it: it is not registered, or only since the index was built (``entry(for:)``).
+    func borrowedEntry(for key: ServiceKey) -> Borrowed<RegistryEntry>? {
+        published.load(ordering: .acquiring)?._withUnsafeGuaranteedRef { $0.entry(for: key) }
+    }
+
+    /// The entry for `key` from `Master.entries`, which an index lacks: registered since the last
+    /// index was built, or not at all.
+    private func lockedEntry(for key: ServiceKey) -> RegistryEntry? {
         let index = published.load(ordering: .acquiring)
-        if let found = index?._withUnsafeGuaranteedRef({ $0.entry(for: key) }) { return found }
         if index?._withUnsafeGuaranteedRef(isComplete) ?? isComplete(nil) { return nil }  // Invariant 4.
         return master.withLock { master in
             let found = master.entries[key]
@@ -222,6 +235,11 @@ final class RegistryEntry: Sendable, KeptSlot {
     func read() -> (binding: Binding, box: AnyObject?) {
         let (binding, box) = reading { (retained($0.binding), $0.box.map(retained)) }
         return (binding.takeRetainedValue(), box?.takeRetainedValue())
+    }
+
+    /// The `Kept<Service>` box of the instance kept strongly, if any (invariant 5).
+    func keptBox() -> AnyObject? {
+        reading { $0.box.map(retained) }?.takeRetainedValue()
     }
 
     /// The `Kept<Service>` box of the instance kept strongly, if any, or else the binding: what

@@ -10,24 +10,19 @@ extension Resolve {
     /// there (or in a task it starts) is nested in its resolve.
     @TaskLocal static var taskFrame: Frame?
 
-    /// How many async resolves run, in all: while none does, no task has a ``taskFrame`` of a
-    /// running resolve, and a synchronous resolve need not read it (a task-local read costs more
-    /// than the rest of a transient resolve's start). Relaxed: a task sees its own resolve's
-    /// count, and a frame read while another's runs is checked as before.
-    private static let running = Atomic<Int>(0)
-
-    /// The frame whose async factory or completion the current task runs, if its resolve runs.
+    /// The frame whose async factory or completion the current task runs, if its resolve runs
+    /// (and none is read while no async resolve runs: ``Activity``).
     static var runningTaskFrame: Frame? {
-        guard running.load(ordering: .relaxed) > 0, let frame = taskFrame, frame.resolve.isRunning else { return nil }
+        guard Activity.now.asyncResolves, let frame = taskFrame, frame.resolve.isRunning else { return nil }
         return frame
     }
 
-    /// Runs `body`, an async resolve, counted in ``running``.
+    /// Runs `body`, an async resolve, counted in ``Activity``.
     static func counted<Result>(_ body: () async throws(ResolutionError) -> Result) async throws(ResolutionError)
         -> Result
     {
-        running.wrappingAdd(1, ordering: .relaxed)
-        defer { running.wrappingSubtract(1, ordering: .relaxed) }
+        Activity.asyncResolve.begin()
+        defer { Activity.asyncResolve.end() }
         return try await body()
     }
 

@@ -25,8 +25,8 @@ extension ResolveStack {
         guard let (entry, owner) = lookup.entryAndParent(for: key) ?? childOnly(key, from: lookup, at: t, f) else {
             return .unregistered
         }
-        let (binding, box) = entry.read()
-        return try resolve(binding, box, keptIn: entry, by: owner, from: lookup, at: t, f, values, factory, instance)
+        let (binding, box) = entry.object.read()
+        return try resolve(binding, box, keptIn: entry.object, by: owner, from: lookup, at: t, f, values, factory, instance)
     }
 
     /// Resolves `binding`, read from `entry` with its kept `box`, at position (`t`, `f`).
@@ -298,11 +298,13 @@ extension ResolveStack {
 
     /// For a dry run: the registration a parent's singleton needs that only the checked child
     /// registers, with that child (``DryRunFindings/childOnly(_:from:at:)``).
-    func childOnly(_ key: ServiceKey, from lookup: Container, at t: Int, _ f: Int) -> (RegistryEntry, Container?)? {
+    func childOnly(_ key: ServiceKey, from lookup: Container, at t: Int, _ f: Int)
+        -> (Borrowed<RegistryEntry>, Container?)?
+    {
         guard let findings = heavy(of: t)?.findings,
             let entry = findings.childOnly(key, from: lookup, at: frame(at: t, f))
         else { return nil }
-        return (entry, findings.container)
+        return (Borrowed(entry), findings.container)  // The checked container holds it.
     }
 
     // MARK: The graph

@@ -197,6 +197,7 @@ final class ResolveStack: @unchecked Sendable {
                 hasObjects: tail != nil || inherited != nil || unwindsTo != nil))
         if isObserved {
             storage.pointee.observedTops += 1
+            Activity.observedResolve.begin()
             _ = heavy(t, findings: findings)
         }
         return t
@@ -214,7 +215,10 @@ final class ResolveStack: @unchecked Sendable {
                 container: Borrowed(lookup), entry: -1, graphStart: storage.pointee.graph.count,
                 frameStart: storage.pointee.frameCount, serial: nextSerial(), makesOne: false, blocks: false,
                 isSection: true, isObserved: resolve.isObserved, hasObjects: true))
-        if resolve.isObserved { storage.pointee.observedTops += 1 }
+        if resolve.isObserved {
+            storage.pointee.observedTops += 1
+            Activity.observedResolve.begin()
+        }
         return t
     }
 
@@ -263,7 +267,10 @@ final class ResolveStack: @unchecked Sendable {
             while storage.pointee.graph.count > top.graphStart { _ = graph.removeLast() }
         }
         storage.pointee.topCount = t
-        if top.isObserved { storage.pointee.observedTops -= 1 }
+        if top.isObserved {
+            storage.pointee.observedTops -= 1
+            Activity.observedResolve.end()
+        }
         if top.hasObjects { _ = storage.pointee.topObjects.removeValue(forKey: t) }
     }
 
@@ -556,4 +563,29 @@ final class ResolveStack: @unchecked Sendable {
     func graphEntries(of t: Int) -> [GraphEntry] {
         graph[storage.pointee.tops[t].graphStart...].filter { $0.top == t }
     }
+}
+
+/// What runs in the process that a plain resolve would otherwise look for on every call: async
+/// resolves (whose tasks may carry a ``Resolve/taskFrame``, a task-local read that costs more
+/// than the rest of a transient resolve's start) and observed ones (traced, or dry runs, which
+/// no shortcut may skip). While none runs, a synchronous resolve reads no task-local, and a cached
+/// singleton no thread-local either.
+///
+/// One word counts both, relaxed: a thread or task sees its own counts (it changed them), and
+/// what it finds while another's run is checked as it would be anyway.
+enum Activity {
+    case asyncResolve, observedResolve
+
+    private static let counts = Atomic<Int>(0)
+
+    private var unit: Int { self == .asyncResolve ? 1 : 1 << 32 }
+
+    /// Whether any async resolve, and any observed resolve, may run now.
+    static var now: (asyncResolves: Bool, observedResolves: Bool) {
+        let counts = counts.load(ordering: .relaxed)
+        return (counts & 0xFFFF_FFFF != 0, counts >> 32 != 0)
+    }
+
+    func begin() { Self.counts.wrappingAdd(unit, ordering: .relaxed) }
+    func end() { Self.counts.wrappingSubtract(unit, ordering: .relaxed) }
 }

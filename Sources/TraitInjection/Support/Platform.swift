@@ -192,6 +192,8 @@ struct Borrowed<Object: AnyObject> {
     }
 }
 
+extension Borrowed: Sendable where Object: Sendable {}
+
 /// A mutex and a condition variable, for threads that sleep until another thread changes what
 /// the mutex guards.
 final class Monitor: @unchecked Sendable {
