@@ -18,10 +18,7 @@ final class ResolvingThread {
     static func with<Result, Failure: Error>(_ body: (ResolvingThread) throws(Failure) -> Result) throws(Failure)
         -> Result
     {
-        try slot.withValue { thread throws(Failure) in
-            if let thread { return try body(thread) }  // (`??` would retain it.)
-            return try body(current)
-        }
+        try slot.withValue(body, absent: { () throws(Failure) in try body(current) })
     }
 
     let stack: ResolveStack

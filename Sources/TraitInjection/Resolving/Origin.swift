@@ -78,19 +78,11 @@ extension Container: Origin {
         // The first look: one lookup and one read of the entry. A cached singleton ends here,
         // while nothing runs that may observe it (no thread-local is read).
         if !isTraced, let entry = registry.borrowedEntry(for: key) {
-            let (binding, box) = entry.object.readUnlessKept()
+            let (binding, box) = entry.with { $0.readUnlessKept() }
             if let box, !Activity.now.observedResolves { return .kept(box) }
             return try ResolvingThread.with { thread throws(ResolutionError) in
-                let stack = thread.stack
-                guard let binding, !stack.isObserving else {
-                    return try stack.resolveTop(key, values, from: self, on: thread, factory: factory, instance: instance)
-                }
-                if binding.isPlain { return try stack.makeTop(binding, from: self, values, on: thread, factory, instance) }
-                return try stack.topLevel(self, makesOne: true, describing: binding.step.service) {
-                    t throws(ResolutionError) in
-                    try stack.resolve(
-                        binding, nil, keptIn: entry.object, by: nil, from: self, at: t, -1, values, factory, instance)
-                }
+                try thread.stack.resolveRead(
+                    key, entry, binding, values, from: self, on: thread, factory: factory, instance: instance)
             }
         }
         return try ResolvingThread.with { thread throws(ResolutionError) in
@@ -168,6 +160,27 @@ extension LazyStorage: Origin {
 }
 
 extension ResolveStack {
+    /// `container.resolve` of `binding` (`nil`: its instance is kept), read from `entry`, the
+    /// container's own entry for `key`, with `values`: a top-level resolve.
+    fileprivate func resolveRead(
+        _ key: ServiceKey,
+        _ entry: Borrowed<RegistryEntry>,
+        _ binding: Binding?,
+        _ values: ArgumentValues?,
+        from container: Container,
+        on thread: ResolvingThread,
+        factory: MakeCall,
+        instance: () -> Any
+    ) throws(ResolutionError) -> Found {
+        guard let binding, !isObserving else {
+            return try resolveTop(key, values, from: container, on: thread, factory: factory, instance: instance)
+        }
+        if binding.isPlain { return try makeTop(binding, from: container, values, on: thread, factory, instance) }
+        return try topLevel(container, makesOne: true, describing: binding.step.service) { t throws(ResolutionError) in
+            try resolve(binding, nil, keptIn: entry.object, by: nil, from: container, at: t, -1, values, factory, instance)
+        }
+    }
+
     /// `container.resolve` of the registration under `key` with `values`: a top-level resolve.
     fileprivate func resolveTop(
         _ key: ServiceKey,
@@ -179,7 +192,7 @@ extension ResolveStack {
     ) throws(ResolutionError) -> Found {
         // The first look: one lookup and one read of the entry. A cached singleton ends here.
         if !container.isTraced, !isObserving, let (entry, parent) = container.entryAndParent(for: key) {
-            let (binding, box) = entry.object.readUnlessKept()
+            let (binding, box) = entry.with { $0.readUnlessKept() }
             guard let binding else { return .kept(box!) }
             if binding.isPlain { return try makeTop(binding, from: container, values, on: thread, factory, instance) }
             return try topLevel(container, makesOne: true, describing: binding.step.service) {

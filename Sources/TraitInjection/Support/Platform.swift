@@ -185,10 +185,18 @@ enum Platform {
 /// for: each record that holds one says what holds its object, and until when, and reads it only
 /// then (``ResolveStack``'s borrowing rule).
 struct Borrowed<Object: AnyObject> {
-    unowned(unsafe) let object: Object
+    private let reference: Unmanaged<Object>
 
     init(_ object: Object) {
-        self.object = object
+        reference = Unmanaged.passUnretained(object)
+    }
+
+    /// The object (which its user retains if it keeps it).
+    var object: Object { reference.takeUnretainedValue() }
+
+    /// Runs `body` with the object, which nothing retains meanwhile.
+    func with<Result>(_ body: (Object) -> Result) -> Result {
+        reference._withUnsafeGuaranteedRef(body)
     }
 }
 
@@ -237,9 +245,12 @@ final class ThreadLocal<Value: AnyObject>: Sendable {
     }
 
     /// Runs `body` with the calling thread's value, borrowed (not retained): the thread holds it,
-    /// and `body` runs on the thread.
-    func withValue<Result, Failure: Error>(_ body: (Value?) throws(Failure) -> Result) throws(Failure) -> Result {
-        guard let pointer = pthread_getspecific(key) else { return try body(nil) }
+    /// and `body` runs on the thread. Without a value, runs `absent`.
+    func withValue<Result, Failure: Error>(
+        _ body: (Value) throws(Failure) -> Result,
+        absent: () throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        guard let pointer = pthread_getspecific(key) else { return try absent() }
         do {
             return try Unmanaged<Value>.fromOpaque(pointer)._withUnsafeGuaranteedRef { try body($0) }
         } catch {
@@ -249,7 +260,7 @@ final class ThreadLocal<Value: AnyObject>: Sendable {
 
     /// The calling thread's value.
     var value: Value? {
-        get { withValue { $0 } }
+        get { withValue({ $0 }, absent: { nil }) }
         set {
             let old = pthread_getspecific(key)
             pthread_setspecific(key, newValue.map { Unmanaged.passRetained($0).toOpaque() })
