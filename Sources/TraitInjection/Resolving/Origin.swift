@@ -113,9 +113,7 @@ extension Resolution: Origin {
         instance: () -> Any
     ) throws(ResolutionError) -> Found {
         try ResolvingThread.with { thread throws(ResolutionError) in
-            let stack = thread.stack
-            guard let (t, f, lookup) = stack.position(of: self) else { return .expired }
-            return try stack.resolve(key, values, from: lookup, at: t, f, factory: factory, instance: instance)
+            try thread.stack.resolve(key, values, for: self, on: thread, factory: factory, instance: instance)
         }
     }
 
@@ -129,7 +127,8 @@ extension Resolution: Origin {
         guard let (t, f, lookup) = stack.position(of: self) else {
             throw .expired(Service.self, name: name, arguments: (repeat each Argument).self)
         }
-        return try stack.unregistered(Service.self, name: name, arguments: repeat each arguments, from: lookup, at: t, f)
+        return try stack.unregistered(
+            Service.self, name: name, arguments: repeat each arguments, from: lookup.object, at: t, f)
     }
 }
 
@@ -229,16 +228,31 @@ extension ResolveStack {
         }
     }
 
+    /// Resolves the registration under `key` with `values` for `resolution`, at its position.
+    fileprivate func resolve(
+        _ key: ServiceKey,
+        _ values: ArgumentValues?,
+        for resolution: Resolution,
+        on thread: ResolvingThread,
+        factory: MakeCall,
+        instance: () -> Any
+    ) throws(ResolutionError) -> Found {
+        guard let (t, f, lookup) = position(of: resolution) else { return .expired }
+        return try lookup.with { lookup throws(ResolutionError) in
+            try resolve(key, values, from: lookup, at: t, f, on: thread, factory: factory, instance: instance)
+        }
+    }
+
     /// Where `resolution` stands — its top, its frame (`-1` at the top) and where it looks up —
     /// if it is live on this stack: not if its resolve has ended, or it belongs to another thread.
     /// The resolver of a frame that has ended resolves from the top of that frame's resolve
     /// (from the frame's container): the frame is no longer on any path.
-    func position(of resolution: Resolution) -> (t: Int, f: Int, lookup: Container)? {
+    func position(of resolution: Resolution) -> (t: Int, f: Int, lookup: Borrowed<Container>)? {
         let p = resolution.position
         if p >= 0, isLive(frame: p, resolution.serial) {
-            return (top(ofFrame: p), isRunning(p) ? p : -1, lookup(of: p))
+            return (top(ofFrame: p), isRunning(p) ? p : -1, borrowedLookup(of: p))
         }
-        if p < 0, isLive(top: -1 - p, resolution.serial) { return (-1 - p, -1, container(of: -1 - p)) }
+        if p < 0, isLive(top: -1 - p, resolution.serial) { return (-1 - p, -1, borrowedContainer(of: -1 - p)) }
         return nil
     }
 }

@@ -18,6 +18,7 @@ extension ResolveStack {
         from lookup: Container,
         at t: Int,
         _ f: Int,
+        on thread: ResolvingThread? = nil,
         factory: MakeCall,
         instance: () -> Any
     ) throws(ResolutionError) -> Found {
@@ -25,8 +26,9 @@ extension ResolveStack {
         guard let (entry, owner) = lookup.entryAndParent(for: key) ?? childOnly(key, from: lookup, at: t, f) else {
             return .unregistered
         }
-        let (binding, box) = entry.object.read()
-        return try resolve(binding, box, keptIn: entry.object, by: owner, from: lookup, at: t, f, values, factory, instance)
+        let (binding, box) = entry.with { $0.read() }
+        return try resolve(
+            binding, box, keptIn: entry.object, by: owner, from: lookup, at: t, f, values, factory, instance, on: thread)
     }
 
     /// Resolves `binding`, read from `entry` with its kept `box`, at position (`t`, `f`).
@@ -40,11 +42,13 @@ extension ResolveStack {
         _ f: Int,
         _ values: ArgumentValues?,
         _ factory: MakeCall,
-        _ instance: () -> Any
+        _ instance: () -> Any,
+        on thread: ResolvingThread? = nil
     ) throws(ResolutionError) -> Found {
         guard isObserved(t) else {
             if let box { return .kept(box) }
-            return try make(binding, keptIn: entry, by: owner, from: lookup, at: t, f, values, factory, instance)
+            return try make(
+                binding, keptIn: entry, by: owner, from: lookup, at: t, f, values, factory, instance, on: thread)
         }
         let lookup = binding.isShared ? owner ?? lookup : lookup
         return try heavy(t).observe(binding, at: frame(at: t, f), isCached: isCached(binding, entry, lookup, values, t))
@@ -64,7 +68,8 @@ extension ResolveStack {
         _ f: Int,
         _ values: ArgumentValues?,
         _ factory: MakeCall,
-        _ instance: () -> Any
+        _ instance: () -> Any,
+        on thread: ResolvingThread? = nil
     ) throws(ResolutionError) -> Found {
         // A shared instance is built from the registrations of the container that keeps it.
         let lookup = binding.isShared ? owner ?? lookup : lookup
@@ -75,7 +80,7 @@ extension ResolveStack {
         if binding.needsAsyncResolve {
             throw ResolutionError(kind: .needsAsyncResolve, service: binding.step.service, path: steps(at: t, f))
         }
-        if binding.isMainActor, !ResolvingThread.with({ $0.canRunMainActor }) {
+        if binding.isMainActor, !(thread?.canRunMainActor ?? ResolvingThread.with({ $0.canRunMainActor })) {
             throw ResolutionError(kind: .needsMainActor, service: binding.step.service, path: steps(at: t, f))
         }
         var creation: Creation?
@@ -94,7 +99,7 @@ extension ResolveStack {
                 }
             }
         }
-        return try build(binding, creating: creation, from: lookup, at: t, f, values, factory, instance)
+        return try build(binding, creating: creation, from: lookup, at: t, f, values, factory, instance, on: thread)
     }
 
     /// A top-level resolve of `binding`, read from `container`'s entry, which keeps no shared

@@ -301,6 +301,9 @@ final class ResolveStack: @unchecked Sendable {
     /// Where resolves at the top of `t` look up.
     func container(of t: Int) -> Container { storage.pointee.tops[t].container.object }
 
+    /// ``container(of:)``, borrowed (the borrowing rule).
+    func borrowedContainer(of t: Int) -> Borrowed<Container> { storage.pointee.tops[t].container }
+
     /// The ``Resolve`` of top `t`, if it has one.
     @inline(__always)
     func heavy(of t: Int) -> Resolve? { storage.pointee.tops[t].hasObjects ? storage.pointee.topObjects[t]?.heavy : nil }
@@ -322,8 +325,11 @@ final class ResolveStack: @unchecked Sendable {
     func binding(of f: Int) -> Binding { storage.pointee.frames[f].binding.object }
 
     /// Where the resolves of frame `f`'s factory look up.
-    func lookup(of f: Int) -> Container {
-        (storage.pointee.frames[f].lookup ?? storage.pointee.tops[storage.pointee.frames[f].top].container).object
+    func lookup(of f: Int) -> Container { borrowedLookup(of: f).object }
+
+    /// ``lookup(of:)``, borrowed (the borrowing rule).
+    func borrowedLookup(of f: Int) -> Borrowed<Container> {
+        storage.pointee.frames[f].lookup ?? storage.pointee.tops[storage.pointee.frames[f].top].container
     }
 
     /// The shared instance frame `f` makes or completes, if it does.

@@ -195,8 +195,12 @@ struct Borrowed<Object: AnyObject> {
     var object: Object { reference.takeUnretainedValue() }
 
     /// Runs `body` with the object, which nothing retains meanwhile.
-    func with<Result>(_ body: (Object) -> Result) -> Result {
-        reference._withUnsafeGuaranteedRef(body)
+    func with<Result, Failure: Error>(_ body: (Object) throws(Failure) -> Result) throws(Failure) -> Result {
+        do {
+            return try reference._withUnsafeGuaranteedRef { try body($0) }
+        } catch {
+            throw error as! Failure  // What `body` threw.
+        }
     }
 }
 
