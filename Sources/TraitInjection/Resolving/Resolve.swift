@@ -125,7 +125,7 @@ final class Resolve: Sendable {
     /// async resolve's, or else one of the graph it ``inherited``, which becomes this one's too (a
     /// ``Lazy`` made here sees it). (A synchronous resolve's graph is on its thread's stack.)
     func graphInstance(_ binding: Binding, from lookup: Container, _ values: ArgumentValues?) -> Any? {
-        let hashed = values?.hashed
+        let hashed = binding.takesArguments ? values?.hashed : nil
         return state.withLock { state in
             if let own = state.graph.last(where: { $0.matches(binding, lookup, hashed) }) { return own.instance }
             guard values == nil, let found = inherited?.instance(of: binding, from: lookup) else { return nil }
@@ -160,7 +160,7 @@ final class Resolve: Sendable {
         _ values: ArgumentValues?,
         isLast: Bool
     ) -> Any? {
-        let hashed = values?.hashed
+        let hashed = binding.takesArguments ? values?.hashed : nil
         return state.withLock { state -> Any? in
             // A `Lazy` made in this resolve may ask for it.
             if isLast, state.queue.isEmpty, state.record == nil { return nil }
@@ -302,13 +302,30 @@ final class Resolve: Sendable {
 struct GraphEntry {
     let binding: Binding
     let lookup: Container
+    /// `arguments`' hash, if it has some: with the identities, what a search compares first.
+    let hash: Int?
     let arguments: ArgumentValues?
     let instance: Any
     /// On a ``ResolveStack``: the top it belongs to.
-    var top = 0
+    let top: Int
 
-    /// Whether it is the instance of `binding` from `lookup` with `values` (hashed).
-    func matches(_ binding: Binding, _ lookup: Container, _ values: ArgumentValues?) -> Bool {
-        self.binding === binding && self.lookup === lookup && arguments.matches(values)
+    init(binding: Binding, lookup: Container, arguments: ArgumentValues?, instance: Any, top: Int = 0) {
+        self.binding = binding
+        self.lookup = lookup
+        hash = arguments?.hash
+        self.arguments = arguments
+        self.instance = instance
+        self.top = top
+    }
+
+    /// Whether it is the instance of `binding` from `lookup` with `values` (hashed), which the
+    /// binding takes if it `takesArguments` (and only then are they compared: asking an
+    /// `ArgumentValues?` anything goes through witnesses).
+    func matches(_ binding: Binding, _ lookup: Container, _ values: @autoclosure () -> ArgumentValues?) -> Bool {
+        guard self.binding === binding, self.lookup === lookup else { return false }
+        guard binding.takesArguments else { return true }
+        let values = values()
+        if let hash, let other = values?.hash, hash != other { return false }
+        return arguments.matches(values)
     }
 }

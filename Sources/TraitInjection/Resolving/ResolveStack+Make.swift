@@ -312,42 +312,7 @@ extension ResolveStack {
         return (Borrowed(entry), findings.container)  // The checked container holds it.
     }
 
-    // MARK: The graph
-
-    /// The `.graph` instance of `binding` made from `lookup` with these arguments for top `t`,
-    /// if any: its own, or else one of the graph it inherited, which becomes its own too.
-    func graphInstance(_ binding: Binding, from lookup: Container, _ values: ArgumentValues?, at t: Int) -> Any? {
-        if isSection(t) { return heavy(of: t)!.graphInstance(binding, from: lookup, values) }
-        let hashed = values?.hashed
-        var index = graph.count
-        while index > graphStart(of: t) {
-            index -= 1
-            if graph[index].top == t, graph[index].matches(binding, lookup, hashed) { return graph[index].instance }
-        }
-        guard values == nil, let found = inherited(of: t)?.instance(of: binding, from: lookup) else { return nil }
-        graph.append(GraphEntry(binding: binding, lookup: lookup, arguments: nil, instance: found, top: t))
-        return found
-    }
-
-    /// Keeps `instance` as top `t`'s `.graph` instance of `binding` from `lookup` — unless
-    /// `isLast` and nothing of the resolve runs after it to ask for it.
-    ///
-    /// - Returns: The instance another task of the resolve kept first, if one did.
-    private func keepGraphInstance(
-        _ instance: Any,
-        of binding: Binding,
-        from lookup: Container,
-        _ values: ArgumentValues?,
-        at t: Int,
-        isLast: Bool
-    ) -> Any? {
-        if isSection(t) {
-            return heavy(of: t)!.keepGraphInstance(instance, of: binding, from: lookup, values, isLast: isLast)
-        }
-        if isLast, heavy(of: t)?.mayAskForGraph != true { return nil }
-        graph.append(GraphEntry(binding: binding, lookup: lookup, arguments: values?.hashed, instance: instance, top: t))
-        return nil
-    }
+    // MARK: The trace
 
     /// Whether the scope of `binding` has an instance for top `t` already, for the trace.
     private func isCached(

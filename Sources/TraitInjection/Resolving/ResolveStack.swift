@@ -147,10 +147,6 @@ final class ResolveStack: @unchecked Sendable {
 
     var innermost: Int { storage.pointee.innermost }
     var isObserving: Bool { storage.pointee.observedTops > 0 }
-    var graph: [GraphEntry] {
-        _read { yield storage.pointee.graph }
-        _modify { yield &storage.pointee.graph }
-    }
 
     private func nextSerial() -> UInt64 {
         storage.pointee.lastSerial &+= 1
@@ -264,7 +260,7 @@ final class ResolveStack: @unchecked Sendable {
         }
         storage.pointee.frameCount = top.frameStart
         if !top.isSection {
-            while storage.pointee.graph.count > top.graphStart { _ = graph.removeLast() }
+            while storage.pointee.graph.count > top.graphStart { _ = storage.pointee.graph.removeLast() }
         }
         storage.pointee.topCount = t
         if top.isObserved {
@@ -565,9 +561,51 @@ final class ResolveStack: @unchecked Sendable {
 
     // MARK: The graph
 
+    /// The `.graph` instance of `binding` made from `lookup` with these arguments for top `t`,
+    /// if any: its own, or else one of the graph it inherited, which becomes its own too.
+    func graphInstance(_ binding: Binding, from lookup: Container, _ values: ArgumentValues?, at t: Int) -> Any? {
+        if isSection(t) { return heavy(of: t)!.graphInstance(binding, from: lookup, values) }
+        let hashed = binding.takesArguments ? values?.hashed : nil
+        var index = storage.pointee.graph.count
+        while index > storage.pointee.tops[t].graphStart {
+            index -= 1
+            if storage.pointee.graph[index].top == t, storage.pointee.graph[index].matches(binding, lookup, hashed) {
+                return storage.pointee.graph[index].instance
+            }
+        }
+        guard !binding.takesArguments, let found = inherited(of: t)?.instance(of: binding, from: lookup) else {
+            return nil
+        }
+        storage.pointee.graph.append(GraphEntry(binding: binding, lookup: lookup, arguments: nil, instance: found, top: t))
+        return found
+    }
+
+    /// Keeps `instance` as top `t`'s `.graph` instance of `binding` from `lookup` — unless
+    /// `isLast` and nothing of the resolve runs after it to ask for it.
+    ///
+    /// - Returns: The instance another task of the resolve kept first, if one did.
+    func keepGraphInstance(
+        _ instance: Any,
+        of binding: Binding,
+        from lookup: Container,
+        _ values: ArgumentValues?,
+        at t: Int,
+        isLast: Bool
+    ) -> Any? {
+        if isSection(t) {
+            return heavy(of: t)!.keepGraphInstance(instance, of: binding, from: lookup, values, isLast: isLast)
+        }
+        if isLast, heavy(of: t)?.mayAskForGraph != true { return nil }
+        storage.pointee.graph.append(
+            GraphEntry(
+                binding: binding, lookup: lookup, arguments: binding.takesArguments ? values?.hashed : nil,
+                instance: instance, top: t))
+        return nil
+    }
+
     /// The `.graph` instances of top `t`.
     func graphEntries(of t: Int) -> [GraphEntry] {
-        graph[storage.pointee.tops[t].graphStart...].filter { $0.top == t }
+        storage.pointee.graph[storage.pointee.tops[t].graphStart...].filter { $0.top == t }
     }
 }
 
