@@ -249,10 +249,8 @@ extension ResolveStack {
     /// (from the frame's container): the frame is no longer on any path.
     func position(of resolution: Resolution) -> (t: Int, f: Int, lookup: Borrowed<Container>)? {
         let p = resolution.position
-        if p >= 0, isLive(frame: p, resolution.serial) {
-            return (top(ofFrame: p), isRunning(p) ? p : -1, borrowedLookup(of: p))
-        }
-        if p < 0, isLive(top: -1 - p, resolution.serial) { return (-1 - p, -1, borrowedContainer(of: -1 - p)) }
+        if p >= 0 { return frame(p, ifLive: resolution.serial) }
+        if isLive(top: -1 - p, resolution.serial) { return (-1 - p, -1, borrowedContainer(of: -1 - p)) }
         return nil
     }
 }

@@ -287,6 +287,15 @@ final class ResolveStack: @unchecked Sendable {
         t < storage.pointee.topCount && storage.pointee.tops[t].serial == serial
     }
 
+    /// Frame `f`'s position and lookup, if it is still the one with `serial`: at the top of its
+    /// top if it has ended (``position(of:)``).
+    func frame(_ f: Int, ifLive serial: UInt64) -> (t: Int, f: Int, lookup: Borrowed<Container>)? {
+        guard f < storage.pointee.frameCount else { return nil }
+        let level = storage.pointee.frames[f]
+        guard level.serial == serial else { return nil }
+        return (level.top, level.isRunning ? f : -1, level.lookup ?? storage.pointee.tops[level.top].container)
+    }
+
     /// Whether frame `f` is still the one with `serial`.
     func isLive(frame f: Int, _ serial: UInt64) -> Bool {
         f < storage.pointee.frameCount && storage.pointee.frames[f].serial == serial
@@ -487,20 +496,19 @@ final class ResolveStack: @unchecked Sendable {
         let start = outer(t, f)
         if start < 0, !storage.pointee.tops[t].hasObjects { return (nil, false) }  // No path: a top-level resolve.
         let id = ObjectIdentifier(binding)
-        let frames = storage.pointee.frames  // One read of the array: the walks below touch no reference.
         // Most paths do not hold the registration at all: identities first.
         var f = start
         var last = t
-        while f >= 0, frames[f].id != id {
-            last = frames[f].top
-            f = frames[f].outer
+        while f >= 0, storage.pointee.frames[f].id != id {
+            last = storage.pointee.frames[f].top
+            f = storage.pointee.frames[f].outer
         }
         if f < 0, tail(of: last)?.chain.contains(where: { $0.binding === binding }) != true { return (nil, false) }
         var cycle = Frame.Cycle(back: binding, values)
         f = start
         last = t
         while f >= 0 {
-            let level = frames[f]
+            let level = storage.pointee.frames[f]
             if level.id == id, !cycle.visit(hash: level.hash, depth: level.depth, arguments: { arguments(of: f) }) {
                 return cycle.result(on: steps(at: t, start))
             }
