@@ -55,7 +55,8 @@ final class AutoInjectionCache: Sendable {
     /// graph exists (as `initCompleted` closures do), or `nil` if it has no ``Inject`` or
     /// ``WeakInject`` property.
     ///
-    func injection(into instance: Any, _ type: ObjectIdentifier, of binding: Binding) -> ((Resolution) throws -> Void)? {
+    func injection(into instance: Any, _ type: ObjectIdentifier, of binding: Binding) -> ((Resolution) throws -> Void)?
+    {
         if hasNone(type) { return nil }
         return reflectedInjection(into: instance, of: binding, dynamicType: UInt(bitPattern: type))
     }

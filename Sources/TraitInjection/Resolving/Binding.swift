@@ -108,7 +108,6 @@ final class Binding: Sendable {
     /// values (stored: asking an `ArgumentValues?` whether it is `nil` goes through witnesses).
     let takesArguments: Bool
 
-
     /// Whether a resolve keeps one instance for its whole graph: `.graph`, and in a dry run the
     /// shared scopes too (it keeps nothing beyond the run).
     func isPerResolve(inDryRun isDryRun: Bool) -> Bool { isGraph || (isDryRun && isShared) }

@@ -38,7 +38,8 @@ extension Container {
             for (forwardKey, make) in forwarders[key] ?? [:] {
                 let current = registry.entry(for: forwardKey)?.read().binding
                 guard current?.forwarding == key || forwards.contains(where: { $0.key == forwardKey }) else {
-                    released.append(forwarders[key]?.removeValue(forKey: forwardKey))  // Registered since as something else.
+                    // Registered since as something else.
+                    released.append(forwarders[key]?.removeValue(forKey: forwardKey))
                     continue
                 }
                 released.append(registry.register(make(binding), for: forwardKey))

@@ -176,7 +176,8 @@ extension ResolveStack {
         }
         if binding.isPlain { return try makeTop(binding, from: container, values, on: thread, factory, instance) }
         return try topLevel(container, makesOne: true, describing: binding.step.service) { t throws(ResolutionError) in
-            try resolve(binding, nil, keptIn: entry.object, by: nil, from: container, at: t, -1, values, factory, instance)
+            try resolve(
+                binding, nil, keptIn: entry.object, by: nil, from: container, at: t, -1, values, factory, instance)
         }
     }
 
@@ -197,7 +198,8 @@ extension ResolveStack {
             return try topLevel(container, makesOne: true, describing: binding.step.service) {
                 t throws(ResolutionError) in
                 try resolve(
-                    binding, nil, keptIn: entry.object, by: parent, from: container, at: t, -1, values, factory, instance)
+                    binding, nil, keptIn: entry.object, by: parent, from: container, at: t, -1, values, factory,
+                    instance)
             }
         }
         let service = { container.lookUp(key)?.0.read().binding.step.service ?? "?" }

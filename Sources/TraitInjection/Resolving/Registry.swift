@@ -50,7 +50,8 @@ final class Registry: Sendable {
             self.holdsOptionals = holdsOptionals
             var capacity = 16
             while capacity < all.count * 2 { capacity *= 2 }
-            var slots = [Slot](repeating: Slot(service: nil, arguments: ObjectIdentifier(Void.self), hash: 0), count: capacity)
+            var slots = [Slot](
+                repeating: Slot(service: nil, arguments: ObjectIdentifier(Void.self), hash: 0), count: capacity)
             var keys = [ServiceKey?](repeating: nil, count: capacity)
             var entries = [Borrowed<RegistryEntry>?](repeating: nil, count: capacity)
             for (key, entry) in all {

@@ -183,7 +183,8 @@ extension Resolve {
             abandon(creation, because: wrapped.isOwnFailure ? wrapped : nil)
             throw wrapped
         }
-        return .instance(try madeAsync(instance, of: binding, creation: creation, from: lookup, at: newFrame, values) ?? instance)
+        return .instance(
+            try madeAsync(instance, of: binding, creation: creation, from: lookup, at: newFrame, values) ?? instance)
     }
 
     /// The frame for making `binding` at `frame`, after the checks for a cycle and for depth;

@@ -15,8 +15,9 @@ extension ResolveStack {
         let argumentTypes = (repeat each Argument).self
         if let optional = Service.self as? any OptionalService.Type {
             let key = ServiceKey(erased: optional.wrapped, name: name, arguments: argumentTypes)
-            guard lookup.provides(optional.wrapped, name: name, arguments: argumentTypes)
-                || childOnly(key, from: lookup, at: t, f) != nil
+            guard
+                lookup.provides(optional.wrapped, name: name, arguments: argumentTypes)
+                    || childOnly(key, from: lookup, at: t, f) != nil
             else { return optional.nothing as! Service }
             let resolution = f >= 0 ? Resolution(at: f, in: self) : Resolution(top: t, in: self)
             return try optional.resolveWrapped(with: resolution, name: name, arguments: repeat each arguments)
@@ -47,7 +48,8 @@ extension Resolve {
         let argumentTypes = (repeat each Argument).self
         if let optional = Service.self as? any OptionalService.Type,
             lookup.provides(optional.wrapped, name: name, arguments: argumentTypes)
-                || childOnly(ServiceKey(erased: optional.wrapped, name: name, arguments: argumentTypes), from: lookup, at: frame)
+                || childOnly(
+                    ServiceKey(erased: optional.wrapped, name: name, arguments: argumentTypes), from: lookup, at: frame)
                     != nil
         {
             let resolution = AsyncResolution(self, frame, lookup)

@@ -28,7 +28,8 @@ extension ResolveStack {
         }
         let (binding, box) = entry.with { $0.read() }
         return try resolve(
-            binding, box, keptIn: entry.object, by: owner, from: lookup, at: t, f, values, factory, instance, on: thread)
+            binding, box, keptIn: entry.object, by: owner, from: lookup, at: t, f, values, factory, instance, on: thread
+        )
     }
 
     /// Resolves `binding`, read from `entry` with its kept `box`, at position (`t`, `f`).
@@ -74,7 +75,8 @@ extension ResolveStack {
         // A shared instance is built from the registrations of the container that keeps it.
         let lookup = binding.isShared ? owner ?? lookup : lookup
         let isDryRun = heavy(of: t)?.isDryRun == true
-        if binding.isPerResolve(inDryRun: isDryRun), let instance = graphInstance(binding, from: lookup, values, at: t) {
+        if binding.isPerResolve(inDryRun: isDryRun), let instance = graphInstance(binding, from: lookup, values, at: t)
+        {
             return .instance(instance)
         }
         if binding.needsAsyncResolve {
@@ -115,7 +117,8 @@ extension ResolveStack {
     ) throws(ResolutionError) -> Found {
         let t = begin(container, makesOne: true)
         do {
-            let found = try build(binding, creating: nil, from: container, at: t, -1, values, factory, instance, on: thread)
+            let found = try build(
+                binding, creating: nil, from: container, at: t, -1, values, factory, instance, on: thread)
             try finish(t, describing: binding.step.service)
             return found
         } catch {
@@ -204,7 +207,10 @@ extension ResolveStack {
         {
             return .instance(first)  // Another task of this resolve made one first: that one is the graph's.
         }
-        let expired = { ResolutionError(kind: .resolverExpired, service: binding.step.service, path: self.steps(at: t, self.outer(ofFrame: f))) }
+        let expired = {
+            ResolutionError(
+                kind: .resolverExpired, service: binding.step.service, path: self.steps(at: t, self.outer(ofFrame: f)))
+        }
         if let creation,
             !Waits.shared.made(
                 creation, instance: instance, keeping: binding.keep(instance), completions: completions.count)
@@ -271,7 +277,9 @@ extension ResolveStack {
 
     /// Runs the synchronous completion `pending` in a frame of its own, at the top of `t`.
     func complete(_ pending: Resolve.Pending, at t: Int) throws(ResolutionError) {
-        guard case .sync(let run) = pending.run else { preconditionFailure("an async completion in a synchronous part") }
+        guard case .sync(let run) = pending.run else {
+            preconditionFailure("an async completion in a synchronous part")
+        }
         let f = enterCompletion(pending, at: t)
         defer { pop(f) }
         do {

@@ -204,7 +204,9 @@ final class ResolveStack: @unchecked Sendable {
     func beginSection(of resolve: Resolve, at frame: Frame?, from lookup: Container) -> Int {
         let t = storage.pointee.topCount
         let objects = TopObjects()
-        (objects.tail, objects.unwindsTo, objects.heavy) = (frame, resolve.isAsync ? resolve.suspensionOwner : nil, resolve)
+        (objects.tail, objects.unwindsTo, objects.heavy) = (
+            frame, resolve.isAsync ? resolve.suspensionOwner : nil, resolve
+        )
         storage.pointee.topObjects[t] = objects
         push(
             Top(
@@ -311,7 +313,9 @@ final class ResolveStack: @unchecked Sendable {
 
     /// The ``Resolve`` of top `t`, if it has one.
     @inline(__always)
-    func heavy(of t: Int) -> Resolve? { storage.pointee.tops[t].hasObjects ? storage.pointee.topObjects[t]?.heavy : nil }
+    func heavy(of t: Int) -> Resolve? {
+        storage.pointee.tops[t].hasObjects ? storage.pointee.topObjects[t]?.heavy : nil
+    }
 
     /// The async frame top `t` continues, if it does.
     @inline(__always)
@@ -319,7 +323,9 @@ final class ResolveStack: @unchecked Sendable {
 
     /// The async resolve top `t`'s synchronous parts unwind to, if they do.
     @inline(__always)
-    func unwindsTo(of t: Int) -> Resolve? { storage.pointee.tops[t].hasObjects ? storage.pointee.topObjects[t]?.unwindsTo : nil }
+    func unwindsTo(of t: Int) -> Resolve? {
+        storage.pointee.tops[t].hasObjects ? storage.pointee.topObjects[t]?.unwindsTo : nil
+    }
 
     /// The graph top `t` inherited (a ``Lazy``'s first read), if it did.
     func inherited(of t: Int) -> GraphRecord? {
@@ -584,7 +590,8 @@ final class ResolveStack: @unchecked Sendable {
         guard !binding.takesArguments, let found = inherited(of: t)?.instance(of: binding, from: lookup) else {
             return nil
         }
-        storage.pointee.graph.append(GraphEntry(binding: binding, lookup: lookup, arguments: nil, instance: found, top: t))
+        storage.pointee.graph.append(
+            GraphEntry(binding: binding, lookup: lookup, arguments: nil, instance: found, top: t))
         return found
     }
 
