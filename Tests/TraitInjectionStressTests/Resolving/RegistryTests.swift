@@ -97,7 +97,7 @@ struct RegistryTests {
             // Invariant 1: the same entry, found through the same index, holds the new registration.
             #expect(registry.entry(for: key) === entry)
             let replacement = entry.read().binding
-            #expect(replacement != nil && replacement !== binding)
+            #expect(replacement !== binding)
             binding = replacement
         }
         #expect(registry.entries.count == 100)
