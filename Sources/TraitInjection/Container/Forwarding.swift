@@ -22,11 +22,12 @@ struct Forwarding<Service, each Argument>: Forwarder {
         forwarding targetKey: ServiceKey
     ) -> Binding {
         // A `.transient` synchronous registration has nothing to share with the one it reaches:
-        // it calls that one's factory itself (and takes its completions), with no resolve between.
+        // it calls that one's factory itself, with no resolve between, and completes what it
+        // made as that one (before converting it).
         let callsFactory = target.scope == .transient && !target.needsAsyncResolve && !target.isMainActor
         let factory: Binding.Factory =
             if callsFactory {
-                .sync(ForwardingFactory.calling(target.syncBox, Service.self, convert, repeat (each Argument).self))
+                .sync(ForwardingFactory.calling(target, Service.self, convert, repeat (each Argument).self))
             } else if target.needsAsyncResolve {
                 .async(ForwardingFactory.async(Service.self, name, convert, repeat (each Argument).self))
             } else if target.isMainActor {
@@ -43,9 +44,9 @@ struct Forwarding<Service, each Argument>: Forwarder {
             assembly: target.assembly,
             scope: target.scope,
             factory: factory,
-            completions: callsFactory ? target.completions : [],
+            completions: [],
             reinitializeStrategy: target.reinitializeStrategy,
-            autoInjects: callsFactory && target.autoInjects,
+            autoInjects: false,
             forwarding: targetKey
         )
     }
@@ -68,16 +69,19 @@ protocol Forwarder<Service>: Sendable {
 /// ``Forwarding``'s methods: Swift 6.3.1 fails to match a local function's parameter pack with the
 /// one of a result type it is given, "pack expansion requires … the same shape".)
 private enum ForwardingFactory {
-    /// Calls `box`, the factory of `Target`'s registration, and converts what it makes.
+    /// Calls the factory of `target`, `Target`'s registration, queues the completions of what it
+    /// makes (its `initCompleted` closures and auto-injection, on that instance), and converts it.
     static func calling<Target, Forwarded, each Argument>(
-        _ box: any AnyObject & Sendable,
+        _ target: Binding,
         _: Target.Type,
         _ convert: @escaping @Sendable (Target) -> Forwarded,
         _: repeat (each Argument).Type
     ) -> any AnyObject & Sendable {
-        let make = unsafeDowncast(box, to: FactoryBox<Target, repeat each Argument>.self).make
+        let make = unsafeDowncast(target.syncBox, to: FactoryBox<Target, repeat each Argument>.self).make
         @Sendable func forward(_ r: Resolution, _ arguments: repeat each Argument) throws -> Forwarded {
-            convert(try make(r, repeat each arguments))
+            let service = try make(r, repeat each arguments)
+            try r.complete(service, as: target)
+            return convert(service)
         }
         return FactoryBox(forward)
     }

@@ -56,6 +56,17 @@ public struct Resolution: Resolver {
     }
 }
 
+extension Resolution {
+    /// Queues the completions `binding` gives `instance`, which its factory made for a forwarding
+    /// registration (``Registration/implements(_:as:)``).
+    func complete<Instance>(_ instance: Instance, as binding: Binding) throws(ResolutionError) {
+        guard !binding.completions.isEmpty || binding.autoInjects else { return }
+        try ResolvingThread.with { thread throws(ResolutionError) in
+            try thread.stack.complete(instance, ObjectIdentifier(type(of: instance)), as: binding, for: self)
+        }
+    }
+}
+
 extension ResolutionError {
     /// The error for a ``Lazy`` or ``Provider`` (`Wrapper`) used after its container was released.
     static func containerReleased<Wrapper>(_: Wrapper.Type, name: String?) -> ResolutionError {

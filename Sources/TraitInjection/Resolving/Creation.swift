@@ -32,6 +32,11 @@ final class Creation: @unchecked Sendable {
     var completionsLeft = 0
     /// The completion its owner runs now.
     var running: Resolve.Pending?
+    /// The resolve that handed it to its owner to end a deadlock, and waits for it at its end: it
+    /// takes it back if the owner fails first (``Waits``).
+    var giver: Resolve?
+    /// Whether a completion of it threw: then it cannot be completed, by anyone.
+    var completionFailed = false
     var outcome = Outcome.pending
 
     init(slot: any KeptSlot, binding: Binding, owner: Resolve) {

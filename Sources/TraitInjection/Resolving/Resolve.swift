@@ -274,7 +274,7 @@ final class Resolve: Sendable {
                 return (state.graph, state.queue, state.claims)
             }
             guard let taken else { break }
-            let abandoned = Waits.shared.abandon(taken.claims, by: self, because: nil)
+            let abandoned = Waits.shared.abandon(taken.claims, by: self, because: nil, queue: taken.queue)
             withExtendedLifetime((taken, abandoned)) {}
         }
     }

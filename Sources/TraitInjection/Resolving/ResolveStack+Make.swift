@@ -275,6 +275,22 @@ extension ResolveStack {
         if let creation = pending.creation { _ = Waits.shared.endCompletion(creation, by: resolve, succeeded: true) }
     }
 
+    /// Queues the completions `binding` gives `instance` (of dynamic `type`), made by its factory
+    /// at the position of `resolution` for another registration (a forwarding one, which converts
+    /// it).
+    func complete(_ instance: Any, _ type: ObjectIdentifier, as binding: Binding, for resolution: Resolution)
+        throws(ResolutionError)
+    {
+        guard let (t, _, lookup) = position(of: resolution) else {
+            throw ResolutionError(kind: .resolverExpired, service: binding.step.service)
+        }
+        let completions = binding.completions(
+            of: instance, type, from: lookup.object, creation: nil, part: isSection(t) ? serial(ofTop: t) : nil)
+        guard completions.isEmpty || heavy(t).enqueue(completions) else {
+            throw ResolutionError(kind: .resolverExpired, service: binding.step.service)
+        }
+    }
+
     /// Runs the synchronous completion `pending` in a frame of its own, at the top of `t`.
     func complete(_ pending: Resolve.Pending, at t: Int) throws(ResolutionError) {
         guard case .sync(let run) = pending.run else {

@@ -99,17 +99,45 @@ final class Waits: @unchecked Sendable {
         changing { () -> Bool in
             guard creation.owner === resolve, creation.running != nil else { return false }
             creation.running = nil
-            if succeeded { creation.completionsLeft -= 1 }
+            if succeeded { creation.completionsLeft -= 1 } else { creation.completionFailed = true }
             return true
         }
     }
 
     /// Abandons the creations of `claims` that `resolve` still owns; returns what they held, for
-    /// the caller to let go. Their waiters get `error`, or claim again if it is `nil`.
-    func abandon(_ claims: [Creation], by resolve: Resolve, because error: ResolutionError?) -> [Any] {
+    /// the caller to let go. Their waiters get `error`, or claim again if it is `nil` — but a
+    /// creation handed to `resolve` goes back to the resolve that handed it over, with the
+    /// completions of it still in `queue`, if that one waits for it and none of them failed: its
+    /// factory succeeded, and that resolve can complete and publish it.
+    func abandon(
+        _ claims: [Creation],
+        by resolve: Resolve,
+        because error: ResolutionError?,
+        queue: [Resolve.Pending] = []
+    ) -> [Any] {
         changing {
-            claims.filter { $0.owner === resolve }.flatMap { abandon($0, because: error) }
+            claims.filter { $0.owner === resolve }.flatMap { creation in
+                error == nil && giveBack(creation, queue) ? [] : abandon(creation, because: error)
+            }
         }
+    }
+
+    /// Gives `creation` back to the resolve that handed it over (see ``abandon(_:by:because:queue:)``).
+    private func giveBack(_ creation: Creation, _ queue: [Resolve.Pending]) -> Bool {
+        guard let giver = creation.giver, !creation.completionFailed, case .pending = creation.outcome else {
+            return false
+        }
+        let isTaken = giver.state.withLock { state -> Bool in
+            guard state.phase == .running, let index = state.yielded.firstIndex(where: { $0 === creation }) else {
+                return false
+            }
+            state.yielded.remove(at: index)
+            state.queue += queue.filter { $0.creation === creation }
+            return true
+        }
+        guard isTaken else { return false }
+        (creation.owner, creation.giver, creation.running) = (giver, nil, nil)
+        return true
     }
 
     /// Settles what a successful `resolve` still owns of `claims`: the outermost resolve (or a
@@ -133,7 +161,9 @@ final class Waits: @unchecked Sendable {
             case .succeeded:
                 return (true, mine.flatMap(publish))
             case .failed:
-                return (false, mine.flatMap { abandon($0, because: nil) })
+                // A `container.resolveAsync` started by a task a failed resolve's factory did not
+                // await: it stands alone now.
+                return (true, mine.flatMap(publish))
             }
         }
         withExtendedLifetime(released) {}
@@ -219,6 +249,16 @@ final class Waits: @unchecked Sendable {
                 if resolve.isAsync {
                     resolve.suspensionOwner.state.withLock { $0.suspension = (creation, frame) }
                     throw ResolutionError.suspension(for: creation, at: frame)
+                }
+                // A main-actor instance an async resolve has made (on the main actor: its factory runs
+                // nowhere else), waiting only for completions it does not run now: this thread, on
+                // the main actor, takes it over, completes and publishes it, and the task gets it.
+                if creation.binding.isMainActor, creation.owner.isAsync, creation.instance != nil,
+                    creation.running == nil, MainQueue.isCurrent
+                {
+                    handOver(creation, to: resolve)
+                    wake(&resumed)
+                    continue
                 }
                 // An async resolve keeps what it makes until it ends, which may take this thread.
                 if ResolvingThread.current.mayHoldUpTasks, leadsToAsync(from: creation) {
@@ -402,24 +442,31 @@ final class Waits: @unchecked Sendable {
             {
                 continue
             }
-            let previous = creation.owner
-            var moved = creation.running.map { [$0] } ?? []
-            creation.running = nil
-            moved += previous.state.withLock { state in
-                defer {
-                    state.queue.removeAll { $0.creation === creation }
-                    state.yielded.append(creation)
-                }
-                return state.queue.filter { $0.creation === creation }
-            }
-            creation.owner = wait.resolve
-            wait.resolve.state.withLock { state in
-                state.queue += moved
-                state.claims.append(creation)
-            }
+            handOver(creation, to: wait.resolve)
             handedOver.append(creation)
         }
         return handedOver
+    }
+
+    /// Hands `creation`, made in another tree, to `receiver`, with the completions still to run
+    /// (the one running now included): its owner waits for it at its end, and takes it back if
+    /// `receiver` fails first. Call with the monitor locked.
+    private func handOver(_ creation: Creation, to receiver: Resolve) {
+        let previous = creation.owner
+        var moved = creation.running.map { [$0] } ?? []
+        creation.running = nil
+        moved += previous.state.withLock { state in
+            defer {
+                state.queue.removeAll { $0.creation === creation }
+                state.yielded.append(creation)
+            }
+            return state.queue.filter { $0.creation === creation }
+        }
+        (creation.owner, creation.giver) = (receiver, previous)
+        receiver.state.withLock { state in
+            state.queue += moved
+            state.claims.append(creation)
+        }
     }
 
     /// The error of a synchronous resolve that would block where it ``ResolvingThread/mayHoldUpTasks`` for an

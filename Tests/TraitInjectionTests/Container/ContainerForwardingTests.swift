@@ -18,6 +18,48 @@ final class FileStore: Reading, Writing {
 struct ContainerForwardingTests {
     let container = Container()
 
+    /// A value a conversion makes of the service: not the service itself.
+    struct Wrapper: Sendable {
+        let store: CompletedStore
+    }
+
+    final class CompletedStore: @unchecked Sendable {
+        var isCompleted = false
+        @Inject var injected: Service
+    }
+
+    @Test("A transient forwarding whose conversion makes a new value completes and injects the service, then converts it")
+    func convertingTransientForwarding() throws {
+        container.register(Service.self) { _ in Service(number: 3) }
+        container.register(CompletedStore.self) { _ in CompletedStore() }
+            .inScope(.transient)
+            .initCompleted { _, store in store.isCompleted = true }
+            .implements(Wrapper.self) { Wrapper(store: $0) }
+        let wrapper = try container.resolve(Wrapper.self)
+        #expect(wrapper.store.isCompleted)
+        #expect(wrapper.store.injected.number == 3)
+    }
+
+    /// Registers in `container` when it goes: held by a conversion closure, it goes when that
+    /// closure is replaced.
+    final class RegistersWhenReleased: Sendable {
+        let container: Container
+        init(_ container: Container) { self.container = container }
+        deinit { container.register(Service.self, name: "from deinit") { _ in Service(number: 9) } }
+    }
+
+    @Test("Registering a service again lets go of its replaced conversion outside every lock: its deinit may register")
+    func replacedConversionIsReleasedOutsideTheLock() throws {
+        do {
+            let captured = RegistersWhenReleased(container)
+            container.register(FileStore.self) { _ in FileStore() }
+                .implements((any Reading).self) { _ = captured; return $0 }
+        }
+        // Replaces the forwarding, and with it the closure holding the last reference.
+        container.register(FileStore.self) { _ in FileStore() }.implements((any Reading).self) { $0 }
+        #expect(try container.resolve(Service.self, name: "from deinit").number == 9)
+    }
+
     @Test("testContainerResolvesForwardedType: one .container instance under every type")
     func oneInstanceUnderEveryType() throws {
         container.register(FileStore.self) { _ in FileStore() }
