@@ -27,11 +27,17 @@ final class ResolvingThread {
     let mainActorCaller: LargerStack.Caller?
     /// On a helper thread: whether the thread it works for could hold up a task by blocking.
     private let worksForTasks: Bool
+    /// On a helper thread, the depth of the chain where it took over; 0 elsewhere.
+    let firstDepth: Int
 
-    private init(stack: ResolveStack, mainActorCaller: LargerStack.Caller? = nil, worksForTasks: Bool = false) {
+    private init(
+        stack: ResolveStack, mainActorCaller: LargerStack.Caller? = nil, worksForTasks: Bool = false,
+        firstDepth: Int = 0
+    ) {
         self.stack = stack
         self.mainActorCaller = mainActorCaller
         self.worksForTasks = worksForTasks
+        self.firstDepth = firstDepth
         if let (low, high) = Platform.stackBounds() {
             let margin = min(LargerStack.margin, (high - low) / 2)
             stackLimits = (low + margin, low + margin / 2)
@@ -57,14 +63,16 @@ final class ResolvingThread {
 
     /// Makes the calling thread, a new helper thread, work on `stack`.
     fileprivate static func startHelper(
-        on stack: ResolveStack, mainActorCaller: LargerStack.Caller?, worksForTasks: Bool
+        on stack: ResolveStack, mainActorCaller: LargerStack.Caller?, worksForTasks: Bool, at depth: Int
     ) {
-        slot.value = ResolvingThread(stack: stack, mainActorCaller: mainActorCaller, worksForTasks: worksForTasks)
+        slot.value = ResolvingThread(
+            stack: stack, mainActorCaller: mainActorCaller, worksForTasks: worksForTasks, firstDepth: depth)
     }
 }
 
-/// Deep chains of dependencies on small stacks: when a thread's stack is nearly used up, the rest
-/// of the chain runs on a helper thread with a large one, while the thread waits.
+/// Deep chains of dependencies on small stacks: when a thread's stack is nearly used up (or it has
+/// run ``levelsPerThread`` levels), the rest of the chain runs on a helper thread with a large
+/// one, while the thread waits.
 ///
 /// A thread that runs the main actor does not just wait: it runs, for the helper, the main-actor
 /// factories further down the chain (``Caller``), so that they still run on the main actor.
@@ -77,9 +85,14 @@ enum LargerStack {
     /// more under AddressSanitizer.
     static let margin: UInt = 128 * 1024
 
-    /// Whether the calling thread's stack is nearly used up.
-    static func isLow(_ thread: ResolvingThread) -> Bool {
-        Platform.currentFrameAddress() < thread.stackLimits.low
+    /// The most levels of a chain one thread runs, however large its stack: ThreadSanitizer
+    /// keeps a shadow stack of 65,536 calls per thread, which the ~30 calls of a level in a debug
+    /// build would fill at about 2,200 levels.
+    static let levelsPerThread = 1_000
+
+    /// Whether the calling thread's stack is nearly used up, for a factory `depth` levels deep.
+    static func isLow(_ thread: ResolvingThread, at depth: Int) -> Bool {
+        Platform.currentFrameAddress() < thread.stackLimits.low || depth - thread.firstDepth >= levelsPerThread
     }
 
     /// Whether the calling thread's stack is too nearly used up to start a factory that cannot
@@ -88,22 +101,23 @@ enum LargerStack {
         Platform.currentFrameAddress() < thread.stackLimits.exhausted
     }
 
-    /// Runs `body`, a factory at the top of `stack`, on a helper thread with a large stack that
-    /// works on `stack` meanwhile, and returns its result; the library's own task-local values
+    /// Runs `body`, a factory `depth` levels deep at the top of `stack`, on a helper thread with a
+    /// large stack that works on `stack` meanwhile, and returns its result; the library's own task-local values
     /// (``Container/shared`` and injector default overrides) are bound there too.
     ///
     /// - Returns: `nil` if the system grants no helper thread.
     /// - Throws: What `body` throws.
-    static func run<Result>(_ stack: ResolveStack, from thread: ResolvingThread, _ body: () throws -> Result) throws
-        -> Result?
-    {
+    static func run<Result>(
+        _ stack: ResolveStack, from thread: ResolvingThread, at depth: Int, _ body: () throws -> Result
+    ) throws -> Result? {
         let caller = thread.mainActorCaller ?? (MainQueue.isCurrent ? Caller() : nil)
         let worksForTasks = thread.mayHoldUpTasks
         let overrides = InjectorOverrides.current
         let shared = Container.taskShared
         var outcome: Swift.Result<Result, any Error>?
         let ran = Platform.runOnNewThread(stackSize: helperStackSize) {
-            ResolvingThread.startHelper(on: stack, mainActorCaller: caller, worksForTasks: worksForTasks)
+            ResolvingThread.startHelper(
+                on: stack, mainActorCaller: caller, worksForTasks: worksForTasks, at: depth)
             outcome = InjectorOverrides.$current.withValue(overrides) {
                 Container.$taskShared.withValue(shared) { Swift.Result { try body() } }
             }

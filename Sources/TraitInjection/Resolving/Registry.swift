@@ -37,6 +37,7 @@ final class Registry: Sendable {
             let service: ObjectIdentifier?
             let arguments: ObjectIdentifier
             let hash: Int
+            let isNamed: Bool
         }
 
         private let slots: [Slot]
@@ -51,14 +52,16 @@ final class Registry: Sendable {
             var capacity = 16
             while capacity < all.count * 2 { capacity *= 2 }
             var slots = [Slot](
-                repeating: Slot(service: nil, arguments: ObjectIdentifier(Void.self), hash: 0), count: capacity)
+                repeating: Slot(service: nil, arguments: ObjectIdentifier(Void.self), hash: 0, isNamed: false),
+                count: capacity)
             var keys = [ServiceKey?](repeating: nil, count: capacity)
             var entries = [Borrowed<RegistryEntry>?](repeating: nil, count: capacity)
             for (key, entry) in all {
                 let hash = Self.hash(key)
                 var slot = hash & (capacity - 1)
                 while slots[slot].service != nil { slot = (slot + 1) & (capacity - 1) }
-                slots[slot] = Slot(service: key.service, arguments: key.arguments, hash: hash)
+                slots[slot] = Slot(
+                    service: key.service, arguments: key.arguments, hash: hash, isNamed: key.name != nil)
                 keys[slot] = key
                 entries[slot] = Borrowed(entry)
             }
@@ -74,7 +77,7 @@ final class Registry: Sendable {
             var slot = hash & mask
             while let service = slots[slot].service {
                 if service == key.service, slots[slot].arguments == key.arguments, slots[slot].hash == hash,
-                    key.name == nil || keys[slot]?.name == key.name
+                    slots[slot].isNamed == (key.name != nil), key.name == nil || keys[slot]?.name == key.name
                 {
                     return entries[slot]
                 }
@@ -112,7 +115,9 @@ final class Registry: Sendable {
 
     /// The entry for `key`, if anything was ever registered under it.
     func entry(for key: ServiceKey) -> RegistryEntry? {
-        borrowedEntry(for: key)?.object ?? lockedEntry(for: key)
+        let index = published.load(ordering: .acquiring)
+        if let found = index?._withUnsafeGuaranteedRef({ $0.entry(for: key) }) { return found.object }
+        return lockedEntry(for: key, missedIn: index)
     }
 
     /// The entry for `key` as the index holds it, borrowed (invariant 1): a resolve from the
@@ -122,10 +127,9 @@ final class Registry: Sendable {
         published.load(ordering: .acquiring)?._withUnsafeGuaranteedRef { $0.entry(for: key) }
     }
 
-    /// The entry for `key` from `Master.entries`, which an index lacks: registered since the last
-    /// index was built, or not at all.
-    private func lockedEntry(for key: ServiceKey) -> RegistryEntry? {
-        let index = published.load(ordering: .acquiring)
+    /// The entry for `key` from `Master.entries`, which `index` (the one a lookup read, not a
+    /// newer one, which may hold it) lacks: registered since it was built, or not at all.
+    private func lockedEntry(for key: ServiceKey, missedIn index: Unmanaged<Index>?) -> RegistryEntry? {
         if index?._withUnsafeGuaranteedRef(isComplete) ?? isComplete(nil) { return nil }  // Invariant 4.
         return master.withLock { master in
             let found = master.entries[key]

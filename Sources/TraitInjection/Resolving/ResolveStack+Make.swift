@@ -247,8 +247,9 @@ extension ResolveStack {
             guard !LargerStack.isExhausted(thread) else { throw tooDeep(binding, at: t, f) }
             return try body()
         }
-        guard LargerStack.isLow(thread) else { return try body() }
-        return try LargerStack.run(self, from: thread, body) ?? { throw tooDeep(binding, at: t, f) }()
+        let depth = depth(at: t, f)
+        guard LargerStack.isLow(thread, at: depth) else { return try body() }
+        return try LargerStack.run(self, from: thread, at: depth, body) ?? { throw tooDeep(binding, at: t, f) }()
     }
 
     private func tooDeep(_ binding: Binding, at t: Int, _ f: Int) -> ResolutionError {

@@ -72,7 +72,7 @@ final class ResolveStack: @unchecked Sendable {
         /// `binding`'s identity, and the hash of the frame's arguments if they were hashed (the
         /// registration recurs): what a cycle check compares, read at any time.
         let id: ObjectIdentifier
-        let hash: Int?
+        var hash: Int?
         /// Where its factory's resolves look up, if not its top's container (``lookup(of:)``).
         let lookup: Borrowed<Container>?
         let top: Int
@@ -96,6 +96,12 @@ final class ResolveStack: @unchecked Sendable {
         var heavy: Frame?
     }
 
+    /// A registration, and the hash of the arguments a running frame makes it with.
+    struct Recurring: Hashable {
+        let id: ObjectIdentifier
+        let hash: Int
+    }
+
     /// The records are plain values, so the arrays only grow: `topCount` and `frameCount` say
     /// which are live, and what is past them is stale, overwritten by the next push. Ending a top
     /// is setting a count.
@@ -110,6 +116,9 @@ final class ResolveStack: @unchecked Sendable {
         /// running frame's are compared (cycles, graph instances), and this way a resolve
         /// without arguments copies none.
         var arguments: [ArgumentValues] = []
+        /// How many running frames make each registration with arguments of each hash, counting
+        /// only frames whose arguments are hashed: those of a registration that recurs.
+        var recurring: [Recurring: Int] = [:]
         /// The frame whose factory or completion runs now, `-1` if none here.
         var innermost = -1
         /// The `.graph` instances of the tops that are not sections, each top's from its
@@ -448,6 +457,7 @@ final class ResolveStack: @unchecked Sendable {
         }
         storage.pointee.frameCount = f + 1
         storage.pointee.innermost = f
+        if let hash { storage.pointee.recurring[Recurring(id: level.id, hash: hash), default: 0] += 1 }
         return f
     }
 
@@ -455,6 +465,14 @@ final class ResolveStack: @unchecked Sendable {
     func pop(_ f: Int) {
         storage.pointee.innermost = storage.pointee.frames[f].restores
         storage.pointee.frames[f].isRunning = false
+        if let hash = storage.pointee.frames[f].hash {
+            let key = Recurring(id: storage.pointee.frames[f].id, hash: hash)
+            if storage.pointee.recurring[key] == 1 {
+                storage.pointee.recurring[key] = nil
+            } else {
+                storage.pointee.recurring[key]! -= 1
+            }
+        }
         if storage.pointee.frames[f].argumentsIndex >= 0 {
             storage.pointee.frames[f].argumentsIndex = -1
             _ = storage.pointee.arguments.removeLast()
@@ -510,6 +528,13 @@ final class ResolveStack: @unchecked Sendable {
             f = storage.pointee.frames[f].outer
         }
         if f < 0, tail(of: last)?.chain.contains(where: { $0.binding === binding }) != true { return (nil, false) }
+        // A recursion, so far with other arguments or the same. Where the path has no async part
+        // and no running frame of the registration has arguments with these ones' hash, the walk
+        // below would find no cycle: a deep recursion is not checked against each of its levels.
+        if f >= 0, let hash = values?.hashed.hash, tail(of: root(of: t)) == nil {
+            count(f)
+            if storage.pointee.recurring[Recurring(id: id, hash: hash)] == nil { return (nil, true) }
+        }
         var cycle = Frame.Cycle(back: binding, values)
         f = start
         last = t
@@ -524,6 +549,22 @@ final class ResolveStack: @unchecked Sendable {
         var frame = tail(of: last)
         while let next = frame, cycle.visit(next) { frame = next.outer }
         return cycle.result(on: steps(at: t, start))
+    }
+
+    /// The top whose entry or tail the path of top `t` goes on with: `t`, or the top of its
+    /// entry's.
+    private func root(of t: Int) -> Int {
+        var t = t
+        while storage.pointee.tops[t].entry >= 0 { t = storage.pointee.frames[storage.pointee.tops[t].entry].top }
+        return t
+    }
+
+    /// Counts frame `f` in `recurring`, hashing its arguments, if it is not counted: the first
+    /// frame of a recursion runs before it is one.
+    private func count(_ f: Int) {
+        guard storage.pointee.frames[f].hash == nil, let hash = arguments(of: f)?.hashed.hash else { return }
+        storage.pointee.frames[f].hash = hash
+        storage.pointee.recurring[Recurring(id: storage.pointee.frames[f].id, hash: hash), default: 0] += 1
     }
 
     // MARK: Objects for the shared machinery

@@ -217,8 +217,10 @@ struct ContainerCycleStressTests {
             cpu.withLock { $0 = Self.threadCPUMilliseconds() - start }
         }
         group.wait()
-        // About 300 ms of waiting: a polling loop would spend much of it on the CPU.
-        #expect(cpu.withLock { $0 } < 30)
+        // About 300 ms of waiting: a polling loop would spend most of it on the CPU. A sleeping
+        // waiter wakes only to look again when a shared instance is made anywhere in the process
+        // (one monitor serves every wait) — often, while the other suites run: a few dozen ms.
+        #expect(cpu.withLock { $0 } < 120)
     }
 
     @Test("Stress: singletons taken in opposite orders by two threads all resolve, exactly once")

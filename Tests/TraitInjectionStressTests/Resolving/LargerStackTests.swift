@@ -53,7 +53,7 @@ struct LargerStackTests {
         return withUnsafeMutableBytes(of: &buffer) { bytes in
             bytes[0] = UInt8(truncatingIfNeeded: level) &+ (outer?[0] ?? 0)
             guard level < 1_000_000 else { return -1 }
-            guard !LargerStack.isLow(thread) else { return level }
+            guard !LargerStack.isLow(thread, at: 0) else { return level }
             let found = descend(level + 1, on: thread, outer: bytes)
             return bytes[0] == 255 && found == 0 ? 0 : found
         }
@@ -64,7 +64,7 @@ struct LargerStackTests {
         let found = Mutex<(lowAtTop: Bool, level: Int)>((true, 0))
         await onOwnThreads(stackSize: 64 * 1024) { _ in
             let thread = ResolvingThread.current
-            let lowAtTop = LargerStack.isLow(thread)
+            let lowAtTop = LargerStack.isLow(thread, at: 0)
             // Had the check never fired, the recursion would have crashed the process.
             let level = Self.descend(0, on: thread)
             found.withLock { $0 = (lowAtTop, level) }
@@ -127,6 +127,36 @@ struct LargerStackTests {
         #expect(links.first?.thread == caller)
         #expect(links.last.map { $0.thread != caller } == true)
         #expect(links.allSatisfy { $0.sawTaskLocals })
+    }
+
+    @Test("However large the stack, a thread runs at most 1,000 levels of a chain; helper threads run the rest")
+    func levelsPerThread() async throws {
+        let container = Container()
+        container.register(ChainLink.self) { (r, depth: Int) in
+            let next = depth == 0 ? nil : try r.resolve(ChainLink.self, arguments: depth - 1)
+            return ChainLink(next: next, thread: Platform.currentThread, sawTaskLocals: true)
+        }
+        let top = Mutex<ChainLink?>(nil)
+        await onOwnThreads(stackSize: 64 * 1024 * 1024) { _ in
+            let link = try? container.resolve(ChainLink.self, arguments: 2_499)
+            top.withLock { $0 = link }
+        }
+        // The threads the levels ran on, one run of consecutive levels each.
+        var runs: [(thread: UInt, levels: Int)] = []
+        var next = try #require(top.withLock { $0 })
+        while true {
+            if runs.last?.thread == next.thread {
+                runs[runs.count - 1].levels += 1
+            } else {
+                runs.append((next.thread, 1))
+            }
+            guard let link = next.next else { break }
+            next = link
+        }
+        #expect(runs.reduce(0) { $0 + $1.levels } == 2_500)
+        #expect(runs.count >= 3)
+        #expect(runs.allSatisfy { $0.levels <= LargerStack.levelsPerThread })
+        #expect(Set(runs.map(\.thread)).count == runs.count)
     }
 
     @Test("A helper thread the system refuses runs nothing and says so; one it grants runs, while the caller waits")

@@ -28,7 +28,8 @@ struct ContainerForwardingTests {
         @Inject var injected: Service
     }
 
-    @Test("A transient forwarding whose conversion makes a new value completes and injects the service, then converts it")
+    @Test(
+        "A transient forwarding whose conversion makes a new value completes and injects the service, then converts it")
     func convertingTransientForwarding() throws {
         container.register(Service.self) { _ in Service(number: 3) }
         container.register(CompletedStore.self) { _ in CompletedStore() }
@@ -53,7 +54,9 @@ struct ContainerForwardingTests {
         do {
             let captured = RegistersWhenReleased(container)
             container.register(FileStore.self) { _ in FileStore() }
-                .implements((any Reading).self) { _ = captured; return $0 }
+                .implements((any Reading).self) {
+                    _ = captured; return $0
+                }
         }
         // Replaces the forwarding, and with it the closure holding the last reference.
         container.register(FileStore.self) { _ in FileStore() }.implements((any Reading).self) { $0 }
