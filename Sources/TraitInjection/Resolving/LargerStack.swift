@@ -39,15 +39,18 @@ final class ResolvingThread {
         self.worksForTasks = worksForTasks
         self.firstDepth = firstDepth
         if let (low, high) = Platform.stackBounds() {
-            let margin = min(LargerStack.margin, (high - low) / 2)
-            stackLimits = (low + margin, low + margin / 2)
+            let margin = min(LargerStack.margin, (high - low) / 4 * 3)
+            stackLimits = (low + margin, low + margin / 4)
         } else {
             stackLimits = (0, 0)
         }
+        // Its marker is made on first use, deep in the runtime: here, not on a stack that is
+        // nearly used up, where a chain moves to a helper thread and asks whether it runs there.
+        _ = MainQueue.isCurrent
     }
 
     /// Below the first address the stack is nearly used up, and a chain goes on on a helper
-    /// thread; below the second (half as far from the end) a factory that must run on this
+    /// thread; below the second (a quarter as far from the end) a factory that must run on this
     /// thread — a main-actor one on the main actor's — does not start: 0 where the platform does
     /// not say.
     let stackLimits: (low: UInt, exhausted: UInt)
@@ -107,19 +110,21 @@ enum LargerStack {
     ///
     /// - Returns: `nil` if the system grants no helper thread.
     /// - Throws: What `body` throws.
-    static func run<Result>(
-        _ stack: ResolveStack, from thread: ResolvingThread, at depth: Int, _ body: () throws -> Result
-    ) throws -> Result? {
+    static func run<Result, Failure: Error>(
+        _ stack: ResolveStack, from thread: ResolvingThread, at depth: Int, _ body: () throws(Failure) -> Result
+    ) throws(Failure) -> Result? {
         let caller = thread.mainActorCaller ?? (MainQueue.isCurrent ? Caller() : nil)
         let worksForTasks = thread.mayHoldUpTasks
         let overrides = InjectorOverrides.current
         let shared = Container.taskShared
-        var outcome: Swift.Result<Result, any Error>?
+        var outcome: Swift.Result<Result, Failure>?
         let ran = Platform.runOnNewThread(stackSize: helperStackSize) {
             ResolvingThread.startHelper(
                 on: stack, mainActorCaller: caller, worksForTasks: worksForTasks, at: depth)
             outcome = InjectorOverrides.$current.withValue(overrides) {
-                Container.$taskShared.withValue(shared) { Swift.Result { try body() } }
+                Container.$taskShared.withValue(shared) { () -> Swift.Result<Result, Failure> in
+                    do throws(Failure) { return .success(try body()) } catch { return .failure(error) }
+                }
             }
             if thread.mainActorCaller == nil { caller?.finish() }
         } whileWaiting: {

@@ -142,10 +142,13 @@ extension LazyStorage: Origin {
         instance: () -> Any
     ) throws(ResolutionError) -> Found {
         guard let container else { return .expired }
-        let stack = ResolvingThread.current.stack
-        return try stack.topLevel(container, inheriting: graph, describing: binding.step.service) {
-            t throws(ResolutionError) in
-            try stack.make(binding, keptIn: self, by: container, from: container, at: t, -1, nil, factory, instance)
+        return try ResolvingThread.with { thread throws(ResolutionError) in
+            try thread.stack.topLevel(container, inheriting: graph, describing: binding.step.service) {
+                t throws(ResolutionError) in
+                try thread.stack.make(
+                    binding, keptIn: self, by: container, from: container, at: t, -1, nil, factory, instance, on: thread
+                )
+            }
         }
     }
 
@@ -177,7 +180,8 @@ extension ResolveStack {
         if binding.isPlain { return try makeTop(binding, from: container, values, on: thread, factory, instance) }
         return try topLevel(container, makesOne: true, describing: binding.step.service) { t throws(ResolutionError) in
             try resolve(
-                binding, nil, keptIn: entry.object, by: nil, from: container, at: t, -1, values, factory, instance)
+                binding, nil, keptIn: entry.object, by: nil, from: container, at: t, -1, values, factory, instance,
+                on: thread)
         }
     }
 
@@ -199,12 +203,12 @@ extension ResolveStack {
                 t throws(ResolutionError) in
                 try resolve(
                     binding, nil, keptIn: entry.object, by: parent, from: container, at: t, -1, values, factory,
-                    instance)
+                    instance, on: thread)
             }
         }
         let service = { container.lookUp(key)?.0.read().binding.step.service ?? "?" }
         return try topLevel(container, makesOne: true, describing: service()) { t throws(ResolutionError) in
-            try resolve(key, values, from: container, at: t, -1, factory: factory, instance: instance)
+            try resolve(key, values, from: container, at: t, -1, on: thread, factory: factory, instance: instance)
         }
     }
 

@@ -89,8 +89,19 @@ final class Registry: Sendable {
         private static func hash(_ key: ServiceKey) -> Int {
             var hash = UInt(bitPattern: key.service) &* 0x9E37_79B9_7F4A_7C15
             hash ^= UInt(bitPattern: key.arguments) &* 0xC2B2_AE3D_27D4_EB4F
-            if let name = key.name { hash ^= UInt(bitPattern: name.hashValue) &* 0x1656_67B1_9E37_79F9 }
+            if let name = key.name { hash ^= Self.hash(name) &* 0x1656_67B1_9E37_79F9 }
             return Int(truncatingIfNeeded: hash ^ (hash >> 29)) & Int.max
+        }
+
+        /// FNV-1a over the name's UTF-8 bytes: `hashValue` (SipHash, seeded against flooding) was
+        /// most of a named lookup, and the names are the app's own.
+        private static func hash(_ name: String) -> UInt {
+            var name = name
+            return name.withUTF8 { bytes in
+                var hash: UInt = 0xCBF2_9CE4_8422_2325
+                for byte in bytes { hash = (hash ^ UInt(byte)) &* 0x100_0000_01B3 }
+                return hash
+            }
         }
     }
 

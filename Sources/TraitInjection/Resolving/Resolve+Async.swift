@@ -128,7 +128,7 @@ extension Resolve {
                         let (instance, type) = try factories.sync(binding, r)
                         made = instance
                         return type
-                    }, { made! })
+                    }, { made! }, on: ResolvingThread.current)
             }
             if case .made = found { return .instance(made!) }
             return found

@@ -18,11 +18,11 @@ extension ResolveStack {
         from lookup: Container,
         at t: Int,
         _ f: Int,
-        on thread: ResolvingThread? = nil,
+        on thread: ResolvingThread,
         factory: MakeCall,
         instance: () -> Any
     ) throws(ResolutionError) -> Found {
-        if let owner = unwindsTo(of: t), let pending = owner.pendingSuspension { throw .suspension(for: pending) }
+        if let owner = unwindsTo(of: t) { try Self.checkSuspension(of: owner) }
         guard let (entry, owner) = lookup.entryAndParent(for: key) ?? childOnly(key, from: lookup, at: t, f) else {
             return .unregistered
         }
@@ -30,6 +30,12 @@ extension ResolveStack {
         return try resolve(
             binding, box, keptIn: entry.object, by: owner, from: lookup, at: t, f, values, factory, instance, on: thread
         )
+    }
+
+    /// Throws if `owner`, the async resolve a section unwinds to, is to suspend.
+    @inline(never)
+    private static func checkSuspension(of owner: Resolve) throws(ResolutionError) {
+        if let pending = owner.pendingSuspension { throw .suspension(for: pending) }
     }
 
     /// Resolves `binding`, read from `entry` with its kept `box`, at position (`t`, `f`).
@@ -44,17 +50,35 @@ extension ResolveStack {
         _ values: ArgumentValues?,
         _ factory: MakeCall,
         _ instance: () -> Any,
-        on thread: ResolvingThread? = nil
+        on thread: ResolvingThread
     ) throws(ResolutionError) -> Found {
         guard isObserved(t) else {
             if let box { return .kept(box) }
             return try make(
                 binding, keptIn: entry, by: owner, from: lookup, at: t, f, values, factory, instance, on: thread)
         }
+        return try observed(
+            binding, keptIn: entry, by: owner, from: lookup, at: t, f, values, factory, instance, on: thread)
+    }
+
+    /// Resolves `binding` at position (`t`, `f`) of a traced top, or a dry run's.
+    @inline(never)
+    private func observed(
+        _ binding: Binding,
+        keptIn entry: RegistryEntry,
+        by owner: Container?,
+        from lookup: Container,
+        at t: Int,
+        _ f: Int,
+        _ values: ArgumentValues?,
+        _ factory: MakeCall,
+        _ instance: () -> Any,
+        on thread: ResolvingThread
+    ) throws(ResolutionError) -> Found {
         let lookup = binding.isShared ? owner ?? lookup : lookup
         return try heavy(t).observe(binding, at: frame(at: t, f), isCached: isCached(binding, entry, lookup, values, t))
         { () throws(ResolutionError) in
-            try make(binding, keptIn: entry, by: owner, from: lookup, at: t, f, values, factory, instance)
+            try make(binding, keptIn: entry, by: owner, from: lookup, at: t, f, values, factory, instance, on: thread)
         }
     }
 
@@ -70,7 +94,7 @@ extension ResolveStack {
         _ values: ArgumentValues?,
         _ factory: MakeCall,
         _ instance: () -> Any,
-        on thread: ResolvingThread? = nil
+        on thread: ResolvingThread
     ) throws(ResolutionError) -> Found {
         // A shared instance is built from the registrations of the container that keeps it.
         let lookup = binding.isShared ? owner ?? lookup : lookup
@@ -79,29 +103,55 @@ extension ResolveStack {
         {
             return .instance(instance)
         }
-        if binding.needsAsyncResolve {
-            throw ResolutionError(kind: .needsAsyncResolve, service: binding.step.service, path: steps(at: t, f))
-        }
-        if binding.isMainActor, !(thread?.canRunMainActor ?? ResolvingThread.with({ $0.canRunMainActor })) {
-            throw ResolutionError(kind: .needsMainActor, service: binding.step.service, path: steps(at: t, f))
+        if binding.needsAsyncResolve || binding.isMainActor {
+            try checkThread(for: binding, at: t, f, on: thread)
         }
         var creation: Creation?
         if binding.isShared, !isDryRun {
-            claiming: while true {
-                switch slot.claim(binding, by: { heavy(t) }) {
-                case .instance(let instance): return .instance(instance)
-                case .create(let claimed):
-                    creation = try accept(claimed, of: binding, at: t, f)
-                    break claiming
-                case .createUnkept: break claiming
-                case .busy(let busy):
-                    if let instance = try Waits.shared.wait(for: busy, by: heavy(t), at: frame(at: t, f)) {
-                        return .instance(instance)
-                    }
-                }
+            switch try claim(binding, in: slot, at: t, f) {
+            case .instance(let instance): return .instance(instance)
+            case .create(let claimed): creation = claimed
             }
         }
         return try build(binding, creating: creation, from: lookup, at: t, f, values, factory, instance, on: thread)
+    }
+
+    /// Throws if `binding`, which needs an async resolve or the main actor, cannot be made here.
+    @inline(never)
+    private func checkThread(for binding: Binding, at t: Int, _ f: Int, on thread: ResolvingThread)
+        throws(ResolutionError)
+    {
+        if binding.needsAsyncResolve {
+            throw ResolutionError(kind: .needsAsyncResolve, service: binding.step.service, path: steps(at: t, f))
+        }
+        if binding.isMainActor, !thread.canRunMainActor {
+            throw ResolutionError(kind: .needsMainActor, service: binding.step.service, path: steps(at: t, f))
+        }
+    }
+
+    /// What a resolve at position (`t`, `f`) gets of the shared instance `binding` keeps in
+    /// `slot`: the instance, once made (waiting for another resolve making it), or the creation
+    /// it claims to make it (`nil`: one it does not keep).
+    @inline(never)
+    private func claim(_ binding: Binding, in slot: any KeptSlot, at t: Int, _ f: Int) throws(ResolutionError)
+        -> Claimed
+    {
+        while true {
+            switch slot.claim(binding, by: { heavy(t) }) {
+            case .instance(let instance): return .instance(instance)
+            case .create(let claimed): return .create(try accept(claimed, of: binding, at: t, f))
+            case .createUnkept: return .create(nil)
+            case .busy(let busy):
+                if let instance = try Waits.shared.wait(for: busy, by: heavy(t), at: frame(at: t, f)) {
+                    return .instance(instance)
+                }
+            }
+        }
+    }
+
+    private enum Claimed {
+        case instance(Any)
+        case create(Creation?)
     }
 
     /// A top-level resolve of `binding`, read from `container`'s entry, which keeps no shared
@@ -138,25 +188,93 @@ extension ResolveStack {
         _ values: ArgumentValues?,
         _ factory: MakeCall,
         _ instance: () -> Any,
-        on thread: ResolvingThread? = nil
+        on thread: ResolvingThread
     ) throws(ResolutionError) -> Found {
-        let made = try enter(binding, from: lookup, at: t, f, creating: creation, values)
-        defer { pop(made) }
-        let type: ObjectIdentifier
-        do {
-            let resolution = Resolution(at: made, in: self)
-            type =
-                if let thread {
-                    try call(binding, at: t, made, on: thread) { try factory(binding, resolution) }
-                } else {
-                    try call(binding, at: t, made) { try factory(binding, resolution) }
-                }
-        } catch {
-            let wrapped = wrap(error, at: t, made)
-            abandon(creation, at: t, because: wrapped.isOwnFailure ? wrapped : nil)
-            throw wrapped
+        // Where the stack is nearly used up, the frame goes on on a helper thread before its
+        // checks, not only before its factory: a cycle check may hash arguments by reflection,
+        // deep in the runtime. (A main-actor factory cannot move: ``call(_:at:_:on:_:)``.)
+        if !binding.isMainActor, LargerStack.isLow(thread, at: depth(at: t, f) + 1) {
+            return try buildOnHelper(
+                binding, creating: creation, from: lookup, at: t, f, values, factory, instance, from: thread)
         }
+        guard binding.takesArguments, values != nil else {
+            return try build(
+                binding, creating: creation, from: lookup, at: t, f, values, nil, factory, instance, on: thread)
+        }
+        // The frame runs inside this call, which holds `values`: it borrows them (``Arguments``).
+        return try withUnsafePointer(to: values) { arguments throws(ResolutionError) in
+            try build(
+                binding, creating: creation, from: lookup, at: t, f, values, arguments, factory, instance, on: thread)
+        }
+    }
+
+    /// ``build(_:creating:from:at:_:_:_:_:on:)`` on a helper thread.
+    @inline(never)
+    private func buildOnHelper(
+        _ binding: Binding,
+        creating creation: Creation?,
+        from lookup: Container,
+        at t: Int,
+        _ f: Int,
+        _ values: ArgumentValues?,
+        _ factory: MakeCall,
+        _ instance: () -> Any,
+        from thread: ResolvingThread
+    ) throws(ResolutionError) -> Found {
+        let found = try LargerStack.run(self, from: thread, at: depth(at: t, f) + 1) { () throws(ResolutionError) in
+            try ResolvingThread.with { helper throws(ResolutionError) in
+                try build(binding, creating: creation, from: lookup, at: t, f, values, factory, instance, on: helper)
+            }
+        }
+        guard let found else { throw tooDeep(binding, at: t, f) }
+        return found
+    }
+
+    // The functions a frame runs in are kept small, each with its failures in functions of their
+    // own: in a debug build, every temporary of a function has a slot of its own on the stack.
+
+    private func build(
+        _ binding: Binding,
+        creating creation: Creation?,
+        from lookup: Container,
+        at t: Int,
+        _ f: Int,
+        _ values: ArgumentValues?,
+        _ arguments: Arguments?,
+        _ factory: MakeCall,
+        _ instance: () -> Any,
+        on thread: ResolvingThread
+    ) throws(ResolutionError) -> Found {
+        let made = try enter(binding, from: lookup, at: t, f, creating: creation, values, arguments)
+        defer { pop(made) }
+        let type = try call(factory, of: binding, creating: creation, at: t, made, on: thread)
         return try self.made(instance, type, of: binding, creation: creation, from: lookup, at: t, made, values)
+    }
+
+    /// Calls `factory`, of `binding`, in frame `f`; if it fails, the creation is abandoned.
+    private func call(
+        _ factory: MakeCall,
+        of binding: Binding,
+        creating creation: Creation?,
+        at t: Int,
+        _ f: Int,
+        on thread: ResolvingThread
+    ) throws(ResolutionError) -> ObjectIdentifier {
+        do {
+            let resolution = Resolution(at: f, in: self)
+            // `build` has checked the stack.
+            return try call(binding, at: t, f, on: thread, checked: true) { try factory(binding, resolution) }
+        } catch {
+            throw failed(error, creating: creation, at: t, f)
+        }
+    }
+
+    /// The error of frame `f` for `error`, thrown where it runs; the creation is abandoned.
+    @inline(never)
+    private func failed(_ error: any Error, creating creation: Creation?, at t: Int, _ f: Int) -> ResolutionError {
+        let wrapped = wrap(error, at: t, f)
+        abandon(creation, at: t, because: wrapped.isOwnFailure ? wrapped : nil)
+        return wrapped
     }
 
     /// Records `claimed`, the creation of `binding`'s instance top `t` has claimed; if its
@@ -236,6 +354,7 @@ extension ResolveStack {
         at t: Int,
         _ f: Int,
         on thread: ResolvingThread,
+        checked: Bool = false,
         _ body: () throws -> Result
     ) throws -> Result {
         if binding.isMainActor {
@@ -247,11 +366,12 @@ extension ResolveStack {
             guard !LargerStack.isExhausted(thread) else { throw tooDeep(binding, at: t, f) }
             return try body()
         }
-        let depth = depth(at: t, f)
-        guard LargerStack.isLow(thread, at: depth) else { return try body() }
-        return try LargerStack.run(self, from: thread, at: depth, body) ?? { throw tooDeep(binding, at: t, f) }()
+        guard !checked, LargerStack.isLow(thread, at: depth(at: t, f)) else { return try body() }
+        return try LargerStack.run(self, from: thread, at: depth(at: t, f), body)
+            ?? { throw tooDeep(binding, at: t, f) }()
     }
 
+    @inline(never)
     private func tooDeep(_ binding: Binding, at t: Int, _ f: Int) -> ResolutionError {
         ResolutionError(
             kind: .tooDeep, service: binding.step.service, path: Array(steps(at: t, f).prefix(5)),

@@ -25,7 +25,9 @@ import Synchronization
 /// - a frame's `binding` is held by the resolve that runs the frame (``make``, which holds the
 ///   binding it read, or ``run(_:at:)``, which holds the completion), and is read only while the
 ///   frame runs: the path from a running frame goes through running frames only, and a resolver
-///   of a frame that has ended resolves from its top (``position(of:)``).
+///   of a frame that has ended resolves from its top (``position(of:)``);
+/// - a frame's runtime `arguments` are the parameter of the ``build`` call that runs the frame,
+///   by address (``Arguments``): read only while it runs, and let go of when it ends (``pop(_:)``).
 /// What few records hold strongly (a creation, a made ``Frame`` or ``Resolve``, an async tail) is
 /// kept apart, in `topObjects` and `frameObjects`.
 final class ResolveStack: @unchecked Sendable {
@@ -82,8 +84,8 @@ final class ResolveStack: @unchecked Sendable {
         let isCompletion: Bool
         /// The innermost frame when it was pushed, again when it is popped.
         let restores: Int
-        /// Where its runtime arguments are in `arguments` while it runs, or `-1`.
-        var argumentsIndex: Int
+        /// Its runtime arguments while it runs, if it has some.
+        var arguments: Arguments?
         var isRunning = true
         /// Whether it has an entry in `frameObjects`.
         var hasObjects: Bool
@@ -95,6 +97,10 @@ final class ResolveStack: @unchecked Sendable {
         var creation: Creation?
         var heavy: Frame?
     }
+
+    /// The runtime arguments of a running frame, where its ``build`` call holds them: only a
+    /// running frame's are compared (cycles, graph instances), and they are never copied.
+    typealias Arguments = UnsafePointer<ArgumentValues?>
 
     /// A registration, and the hash of the arguments a running frame makes it with.
     struct Recurring: Hashable {
@@ -112,10 +118,6 @@ final class ResolveStack: @unchecked Sendable {
         var frameCount = 0
         var topObjects: [Int: TopObjects] = [:]
         var frameObjects: [Int: FrameObjects] = [:]
-        /// The runtime arguments of the running frames that have some, innermost last: only a
-        /// running frame's are compared (cycles, graph instances), and this way a resolve
-        /// without arguments copies none.
-        var arguments: [ArgumentValues] = []
         /// How many running frames make each registration with arguments of each hash, counting
         /// only frames whose arguments are hashed: those of a registration that recurs.
         var recurring: [Recurring: Int] = [:]
@@ -359,8 +361,7 @@ final class ResolveStack: @unchecked Sendable {
 
     /// The runtime arguments of frame `f`, while it runs.
     func arguments(of f: Int) -> ArgumentValues? {
-        let index = storage.pointee.frames[f].argumentsIndex
-        return index >= 0 ? storage.pointee.arguments[index] : nil
+        storage.pointee.frames[f].arguments?.pointee ?? nil
     }
 
     private func objects(of t: Int) -> TopObjects {
@@ -390,7 +391,8 @@ final class ResolveStack: @unchecked Sendable {
         at t: Int,
         _ f: Int,
         creating creation: Creation?,
-        _ values: ArgumentValues?
+        _ values: ArgumentValues?,
+        _ arguments: Arguments?
     ) throws(ResolutionError) -> Int {
         let (cycle, recurs) = self.cycle(back: binding, values, at: t, f)
         let depth = depth(at: t, f)
@@ -404,18 +406,9 @@ final class ResolveStack: @unchecked Sendable {
                 kind: .tooDeep, service: binding.step.service, path: Array(steps(at: t, f).prefix(5)),
                 depth: depth + 1)
         }
-        // Arguments are copied only where there are some: a copy of an `ArgumentValues?`, even of
-        // `nil`, goes through its type's value witnesses.
-        var hash: Int?
-        var argumentsIndex = -1
-        if binding.takesArguments, let values {
-            let stored = recurs ? values.hashed : values
-            hash = stored.hash
-            storage.pointee.arguments.append(stored)
-            argumentsIndex = storage.pointee.arguments.count - 1
-        }
         let new = push(
-            binding, lookup: lookup, argumentsIndex: argumentsIndex, hash: hash, top: t, outer: outer(t, f),
+            binding, lookup: lookup, arguments: arguments, hash: recurs ? values?.hashed.hash : nil, top: t,
+            outer: outer(t, f),
             depth: depth + 1, isCompletion: false)
         if let creation {
             objects(ofFrame: new).creation = creation
@@ -428,7 +421,7 @@ final class ResolveStack: @unchecked Sendable {
     /// holds its binding.
     func enterCompletion(_ pending: Resolve.Pending, at t: Int) -> Int {
         let new = push(
-            pending.binding, lookup: pending.lookup, argumentsIndex: -1, hash: nil, top: t, outer: outer(t, -1),
+            pending.binding, lookup: pending.lookup, arguments: nil, hash: nil, top: t, outer: outer(t, -1),
             depth: depth(at: t, -1) + 1, isCompletion: true)
         if let creation = pending.creation { objects(ofFrame: new).creation = creation }
         return new
@@ -437,7 +430,7 @@ final class ResolveStack: @unchecked Sendable {
     private func push(
         _ binding: Binding,
         lookup: Container,
-        argumentsIndex: Int,
+        arguments: Arguments?,
         hash: Int?,
         top t: Int,
         outer: Int,
@@ -448,7 +441,7 @@ final class ResolveStack: @unchecked Sendable {
         let level = Level(
             binding: Borrowed(binding), id: ObjectIdentifier(binding), hash: hash,
             lookup: lookup === container(of: t) ? nil : Borrowed(lookup), top: t, outer: outer, depth: depth,
-            serial: nextSerial(), isCompletion: isCompletion, restores: innermost, argumentsIndex: argumentsIndex,
+            serial: nextSerial(), isCompletion: isCompletion, restores: innermost, arguments: arguments,
             hasObjects: false)
         if storage.pointee.frames.count > f {
             storage.pointee.frames[f] = level
@@ -473,10 +466,7 @@ final class ResolveStack: @unchecked Sendable {
                 storage.pointee.recurring[key]! -= 1
             }
         }
-        if storage.pointee.frames[f].argumentsIndex >= 0 {
-            storage.pointee.frames[f].argumentsIndex = -1
-            _ = storage.pointee.arguments.removeLast()
-        }
+        storage.pointee.frames[f].arguments = nil
     }
 
     /// The frame here that position (`t`, `f`) stands for: `f`, or at the top of `t` its entry
@@ -484,6 +474,7 @@ final class ResolveStack: @unchecked Sendable {
     func outer(_ t: Int, _ f: Int) -> Int { f >= 0 ? f : storage.pointee.tops[t].entry }
 
     /// How deep position (`t`, `f`) is, across nested resolves and async ones.
+    @inline(__always)
     func depth(at t: Int, _ f: Int) -> Int {
         let f = outer(t, f)
         return f >= 0 ? storage.pointee.frames[f].depth : tail(of: t)?.depth ?? 0
