@@ -44,9 +44,9 @@ extension Origin {
                 return ObjectIdentifier(type(of: instance))
             },
             instance: { made.unsafelyUnwrapped })
-        switch found {
+        switch consume found {
         case .kept(let box): return unsafeDowncast(box, to: Kept<Service>.self).instance
-        case .made: return made.unsafelyUnwrapped
+        case .made: return made.take().unsafelyUnwrapped
         case .instance(let instance): return (instance as! Service)
         case .unregistered: return nil
         case .expired: throw .expired(Service.self, name: name, arguments: (repeat each Argument).self)
