@@ -40,7 +40,7 @@ final class ResolvingThread {
         self.firstDepth = firstDepth
         if let (low, high) = Platform.stackBounds() {
             let margin = min(LargerStack.margin, (high - low) / 4 * 3)
-            stackLimits = (low + margin, low + margin / 4)
+            stackLimits = (low + margin, low + margin / 2)
         } else {
             stackLimits = (0, 0)
         }
@@ -50,7 +50,7 @@ final class ResolvingThread {
     }
 
     /// Below the first address the stack is nearly used up, and a chain goes on on a helper
-    /// thread; below the second (a quarter as far from the end) a factory that must run on this
+    /// thread; below the second (half as far from the end) a factory that must run on this
     /// thread — a main-actor one on the main actor's — does not start: 0 where the platform does
     /// not say.
     let stackLimits: (low: UInt, exhausted: UInt)

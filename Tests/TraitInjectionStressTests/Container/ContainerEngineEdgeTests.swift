@@ -1,0 +1,288 @@
+import Dispatch
+import Synchronization
+import TestFixtures
+import Testing
+import TraitInjection
+
+/// Where waits, stacks, hand-overs and retries meet: each ends in an instance or a precise error,
+/// never a hang, a crash or another resolve's error.
+@Suite("Container: the engine's edges end in results or precise errors")
+struct ContainerEngineEdgeTests {
+    final class Link: Sendable {
+        let next: Link?
+        init(next: Link?) { self.next = next }
+    }
+
+    final class Slow: Sendable {}
+
+    /// Uses about `kilobytes` of stack, then runs `body` with that still in use.
+    @inline(never)
+    static func deep<Result>(kilobytes: Int, _ body: () throws -> Result) throws -> Result {
+        try withUnsafeTemporaryAllocation(byteCount: 1024, alignment: 8) { bytes in
+            bytes.initializeMemory(as: UInt8.self, repeating: UInt8(truncatingIfNeeded: kilobytes))
+            let result = try kilobytes <= 1 ? body() : deep(kilobytes: kilobytes - 1, body)
+            return bytes[1023] == 0 ? result : result
+        }
+    }
+
+    @Test(
+        "A synchronous resolve in a task, moved to a helper thread, throws .deadlock for a singleton a task is making")
+    func taskChainOnHelperThreadDoesNotBlock() async throws {
+        let container = Container()
+        let entered = Gate()
+        let release = Gate()
+        container.register(Slow.self) { _ in
+            entered.open()
+            _ = waitUntil { release.opened }
+            return Slow()
+        }
+        .inScope(.container)
+        container.register(Link.self) { (r, depth: Int) in
+            // 16 KiB a link: 1,200 links outgrow any pool thread's stack, and 1,000 levels a thread.
+            try Self.deep(kilobytes: 16) {
+                if depth == 0 { _ = try r.resolve(Slow.self) }
+                return Link(next: depth == 0 ? nil : try r.resolve(Link.self, arguments: depth - 1))
+            }
+        }
+        let maker = Task { try await container.resolveAsync(Slow.self) }
+        await entered.wait()
+        let chain = Task.detached { () -> ResolutionError? in
+            do throws(ResolutionError) {
+                _ = try container.resolve(Link.self, arguments: 1_200)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        // Blocking, the chain would wait for the maker, and succeed once it is let go: let it go
+        // if the chain has not ended within a minute, so that a wrong result fails, not hangs.
+        let fallback = OwnThread {
+            _ = waitUntil(seconds: 60) { release.opened }
+            release.open()
+        }
+        let error = await chain.value
+        release.open()
+        await fallback.join()
+        #expect(error?.kind == .deadlock)
+        _ = try await maker.value
+    }
+
+    final class MainLink: Sendable {
+        let next: MainLink?
+        let isOnMainActor: Bool
+        @MainActor init(next: MainLink?) {
+            self.next = next
+            isOnMainActor = true
+        }
+    }
+
+    @MainActor
+    @Test("A chain of main-actor factories resolved on the main actor ends in .tooDeep when the main stack runs low")
+    func mainActorChainOnTheMainActor() throws {
+        let container = Container()
+        container.register(MainLink.self) { @MainActor (r, depth: Int) in
+            try Self.deep(kilobytes: 16) {
+                MainLink(next: depth == 0 ? nil : try r.resolve(MainLink.self, arguments: depth - 1))
+            }
+        }
+        // Main-actor factories run on the main thread only: about 16 KiB a link, its 8 MiB run out
+        // at about 500 links.
+        let error = #expect(throws: ResolutionError.self) { try container.resolve(MainLink.self, arguments: 2_000) }
+        #expect(error?.kind == .tooDeep)
+        // A chain that fits still resolves, every link on the main actor.
+        var link: MainLink? = try container.resolve(MainLink.self, arguments: 50)
+        var count = 0
+        while let current = link {
+            #expect(current.isOnMainActor)
+            count += 1
+            link = current.next
+        }
+        #expect(count == 51)
+    }
+
+    @MainActor
+    @Test(
+        "Main-actor factories below a chain that moved to a helper thread run while the main stack has room, then .tooDeep"
+    )
+    func mainActorLinksBelowAHelperHop() throws {
+        let container = Container()
+        container.register(MainLink.self) { @MainActor (r, depth: Int) in
+            try Self.deep(kilobytes: 16) {
+                MainLink(next: depth == 0 ? nil : try r.resolve(MainLink.self, arguments: depth - 1))
+            }
+        }
+        container.register(Link.self) { (r, depth: Int) in
+            try Self.deep(kilobytes: 16) {
+                if depth == 0 { _ = try r.resolve(MainLink.self, arguments: 2_000) }
+                return Link(next: depth == 0 ? nil : try r.resolve(Link.self, arguments: depth - 1))
+            }
+        }
+        // The plain links leave the main thread's stack nearly used up, and go on on a helper
+        // thread; the main-actor links at the end can run only on the main thread.
+        let error = #expect(throws: ResolutionError.self) { try container.resolve(Link.self, arguments: 800) }
+        #expect(error?.kind == .tooDeep)
+    }
+
+    @Test("A resolve that hands its singleton over to end a circle of waits succeeds when the receiver fails")
+    func giverSucceedsWhenTheReceiverFails() async throws {
+        struct Refused: Error {}
+        let container = Container()
+        let aStarted = Gate()
+        let bMade = Gate()
+        container.register(Service.self, name: "A") { _ in
+            aStarted.open()
+            while !bMade.opened { usleepCompat(100) }
+            usleepCompat(20_000)
+            return Service(number: 1)
+        }
+        .inScope(.container)
+        container.register(Service.self, name: "B") { _ in
+            defer { bMade.open() }
+            return Service(number: 2)
+        }
+        .inScope(.container)
+        container.register(String.self, name: "AB") { r in
+            let a = try r.resolve(Service.self, name: "A")
+            // By now the task waits for A, suspended: the thread finds the circle and yields A to it.
+            usleepCompat(50_000)
+            return "\(a.number)\(try r.resolve(Service.self, name: "B").number)"
+        }
+        container.register(String.self, name: "BA") { r in
+            _ = try r.resolve(Service.self, name: "B")
+            _ = try r.resolve(Service.self, name: "A")
+            throw Refused()
+        }
+        let thread = Mutex<Result<String, ResolutionError>?>(nil)
+        let other = OwnThread {
+            let result = Result { () throws(ResolutionError) in try container.resolve(String.self, name: "AB") }
+            thread.withLock { $0 = result }
+        }
+        await aStarted.wait()
+        await #expect(throws: ResolutionError.self) { try await container.resolveAsync(String.self, name: "BA") }
+        await other.join()
+        #expect(try thread.withLock { $0 }?.get() == "12")
+        #expect(try container.resolve(Service.self, name: "A").number == 1)
+    }
+
+    /// An argument that counts how often it is compared.
+    struct Row: Hashable, Sendable {
+        static let comparisons = Atomic<Int>(0)
+        let number: Int
+        static func == (lhs: Row, rhs: Row) -> Bool {
+            comparisons.add(1, ordering: .relaxed)
+            return lhs.number == rhs.number
+        }
+        func hash(into hasher: inout Hasher) { hasher.combine(number) }
+    }
+
+    final class Cell: Sendable {
+        let row: Row
+        init(_ row: Row) { self.row = row }
+    }
+
+    final class Sheet: Sendable {
+        let cells: [Cell]
+        init(_ cells: [Cell]) { self.cells = cells }
+    }
+
+    @Test("A resolve making 2,000 .graph instances with arguments finds each by its hash, not by comparing with all")
+    func graphInstancesByHashedArguments() throws {
+        let container = Container()
+        container.register(Cell.self) { (_, row: Row) in Cell(row) }
+        container.register(Sheet.self) { r in
+            let cells = try (0..<2_000).map { try r.resolve(Cell.self, arguments: Row(number: $0)) }
+            // Asked again, each row's instance is the one made for it.
+            for cell in cells.prefix(10) { #expect(try r.resolve(Cell.self, arguments: cell.row) === cell) }
+            return Sheet(cells)
+        }
+        let before = Row.comparisons.load(ordering: .relaxed)
+        let sheet = try container.resolve(Sheet.self)
+        let comparisons = Row.comparisons.load(ordering: .relaxed) - before
+        #expect(Set(sheet.cells.map(\.row.number)).count == 2_000)
+        // Compared with all earlier rows, it would be about 2 million; by hash, one per match.
+        #expect(comparisons < 2_000, "\(comparisons) comparisons")
+    }
+
+    final class Part: Sendable {}
+    final class Whole: Sendable {}
+
+    @Test(
+        "A synchronous factory in an async resolve that unwinds to wait runs again: the first run's transients are not completed"
+    )
+    func unwoundFactorysTransientsAreNotCompleted() async throws {
+        let container = Container()
+        let claimed = Gate()
+        let unwound = Gate()
+        let runs = Counter()
+        let completions = Counter()
+        container.register(Slow.self) { _ in
+            claimed.open()
+            while !unwound.opened { usleepCompat(1_000) }
+            return Slow()
+        }
+        .inScope(.container)
+        container.register(Part.self) { _ in Part() }
+            .inScope(.transient)
+            .initCompleted { _, _ in completions.increment() }
+        container.register(Whole.self) { r in
+            runs.increment()
+            _ = try r.resolve(Part.self)
+            do {
+                _ = try r.resolve(Slow.self)
+            } catch {
+                // Slow is being made on the thread: the factory unwinds, to run again once it is.
+                unwound.open()
+                throw error
+            }
+            return Whole()
+        }
+        let thread = OwnThread { _ = try? container.resolve(Slow.self) }
+        await claimed.wait()
+        _ = try await container.resolveAsync(Whole.self)
+        await thread.join()
+        #expect(runs.count == 2)
+        #expect(completions.count == 1)
+    }
+
+    final class ViewModel: Sendable {
+        @MainActor init() {}
+    }
+
+    final class Screen: Sendable {
+        let model: ViewModel
+        init(_ model: ViewModel) { self.model = model }
+    }
+
+    @MainActor
+    @Test(
+        "The main actor resolving a main-actor singleton a task's resolve has made, not yet completed, completes it and gets it; so does the task"
+    )
+    func mainActorGetsTheSingletonATaskIsMaking() async throws {
+        let container = Container()
+        let made = Counter()
+        let completed = Counter()
+        let hasModel = Gate()
+        let release = Gate()
+        container.register(ViewModel.self) { @MainActor _ in
+            made.increment()
+            return ViewModel()
+        }
+        .inScope(.container)
+        .initCompleted { _, _ in completed.increment() }
+        container.register(Screen.self) { r async throws in
+            // Made on the main actor; its completion waits for the end of this resolve.
+            let model = try await r.resolve(ViewModel.self)
+            hasModel.open()
+            await release.wait()
+            return Screen(model)
+        }
+        let task = Task.detached { try await container.resolveAsync(Screen.self) }
+        await hasModel.wait()
+        let model = try container.resolve(ViewModel.self)
+        #expect(completed.count == 1)
+        release.open()
+        #expect(try await task.value.model === model)
+        #expect(made.count == 1)
+        #expect(completed.count == 1)
+    }
+}
