@@ -141,7 +141,7 @@ final class ResolveStack: @unchecked Sendable {
 
     /// Serials are unique across stacks, each taking a range of its own, so that a resolver used
     /// on another thread's stack is never taken for one of its own.
-    private static let stacks = Mutex<UInt64>(0)
+    private static let stacks = Locked<UInt64>(0)
 
     init() {
         let range = Self.stacks.withLock { stacks in

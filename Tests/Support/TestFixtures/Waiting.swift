@@ -66,3 +66,25 @@ package final class OwnThread: Sendable {
     /// Suspends until `body` has returned.
     package func join() async { await ended.wait() }
 }
+
+/// 4 KiB in one value, so that a frame holding it takes that much stack.
+private typealias StackBlock = (
+    SIMD64<UInt64>, SIMD64<UInt64>, SIMD64<UInt64>, SIMD64<UInt64>,
+    SIMD64<UInt64>, SIMD64<UInt64>, SIMD64<UInt64>, SIMD64<UInt64>
+)
+
+/// Uses about `kilobytes` of stack (in 4 KiB frames, few calls: ThreadSanitizer counts calls),
+/// then runs `body` with that still in use — as a factory with large locals would.
+@inline(never)
+package func usingStack<Result>(kilobytes: Int, _ body: () throws -> Result) rethrows -> Result {
+    let word = SIMD64<UInt64>(repeating: UInt64(kilobytes))
+    var block: StackBlock = (word, word, word, word, word, word, word, word)
+    let result = try kilobytes <= 4 ? body() : usingStack(kilobytes: kilobytes - 4, body)
+    return withUnsafeMutableBytes(of: &block) { touch($0) } ? result : result
+}
+
+/// Reads the last byte of `bytes`, opaquely: the compiler keeps them whole on the stack.
+@inline(never)
+private func touch(_ bytes: UnsafeMutableRawBufferPointer) -> Bool {
+    bytes[bytes.count - 1] == 0
+}

@@ -5,7 +5,7 @@ import TraitInjection
 
 /// The adversarial review of async resolution (issue 16): each finding, as a test that failed
 /// before its fix.
-@Suite("Container: async resolution, review findings", .timeLimit(.minutes(2)))
+@Suite("Container: async resolution, review findings", .timeLimit(.minutes(10)))
 struct ContainerAsyncReviewTests {
     /// A service with a sync `initCompleted` and an `@Inject` property, made by an async factory.
     final class Screen: @unchecked Sendable {

@@ -133,7 +133,7 @@ struct ContainerReentrancyTests {
 
     @Test(
         "Values released by the container (closures, kept instances) may use it from their deinit",
-        .timeLimit(.minutes(1))
+        .timeLimit(.minutes(10))
     )
     func deinitUsesContainer() throws {
         let container = Container()

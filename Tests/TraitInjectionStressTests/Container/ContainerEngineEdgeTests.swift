@@ -15,16 +15,6 @@ struct ContainerEngineEdgeTests {
 
     final class Slow: Sendable {}
 
-    /// Uses about `kilobytes` of stack, then runs `body` with that still in use.
-    @inline(never)
-    static func deep<Result>(kilobytes: Int, _ body: () throws -> Result) throws -> Result {
-        try withUnsafeTemporaryAllocation(byteCount: 1024, alignment: 8) { bytes in
-            bytes.initializeMemory(as: UInt8.self, repeating: UInt8(truncatingIfNeeded: kilobytes))
-            let result = try kilobytes <= 1 ? body() : deep(kilobytes: kilobytes - 1, body)
-            return bytes[1023] == 0 ? result : result
-        }
-    }
-
     @Test(
         "A synchronous resolve in a task, moved to a helper thread, throws .deadlock for a singleton a task is making")
     func taskChainOnHelperThreadDoesNotBlock() async throws {
@@ -39,7 +29,7 @@ struct ContainerEngineEdgeTests {
         .inScope(.container)
         container.register(Link.self) { (r, depth: Int) in
             // 16 KiB a link: 1,200 links outgrow any pool thread's stack, and 1,000 levels a thread.
-            try Self.deep(kilobytes: 16) {
+            try usingStack(kilobytes: 16) {
                 if depth == 0 { _ = try r.resolve(Slow.self) }
                 return Link(next: depth == 0 ? nil : try r.resolve(Link.self, arguments: depth - 1))
             }
@@ -81,7 +71,7 @@ struct ContainerEngineEdgeTests {
     func mainActorChainOnTheMainActor() throws {
         let container = Container()
         container.register(MainLink.self) { @MainActor (r, depth: Int) in
-            try Self.deep(kilobytes: 16) {
+            try usingStack(kilobytes: 16) {
                 MainLink(next: depth == 0 ? nil : try r.resolve(MainLink.self, arguments: depth - 1))
             }
         }
@@ -107,12 +97,12 @@ struct ContainerEngineEdgeTests {
     func mainActorLinksBelowAHelperHop() throws {
         let container = Container()
         container.register(MainLink.self) { @MainActor (r, depth: Int) in
-            try Self.deep(kilobytes: 16) {
+            try usingStack(kilobytes: 16) {
                 MainLink(next: depth == 0 ? nil : try r.resolve(MainLink.self, arguments: depth - 1))
             }
         }
         container.register(Link.self) { (r, depth: Int) in
-            try Self.deep(kilobytes: 16) {
+            try usingStack(kilobytes: 16) {
                 if depth == 0 { _ = try r.resolve(MainLink.self, arguments: 2_000) }
                 return Link(next: depth == 0 ? nil : try r.resolve(Link.self, arguments: depth - 1))
             }

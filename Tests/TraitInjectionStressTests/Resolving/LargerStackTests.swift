@@ -6,7 +6,7 @@ import Testing
 
 /// Direct tests of ``LargerStack`` and the stack checks it rests on: when a thread's stack is
 /// nearly used up, the rest of a chain runs on a helper thread with a large one.
-@Suite("Resolving: LargerStack", .timeLimit(.minutes(2)))
+@Suite("Resolving: LargerStack", .timeLimit(.minutes(10)))
 struct LargerStackTests {
     /// A link of a chain, with what its factory saw.
     final class ChainLink: Sendable {

@@ -6,7 +6,7 @@ import Testing
 
 /// ``Registry`` under concurrency and churn: lookups without a lock racing with registrations,
 /// and replacements that must not pile up.
-@Suite("Resolving: Registry under concurrency and churn", .timeLimit(.minutes(2)))
+@Suite("Resolving: Registry under concurrency and churn", .timeLimit(.minutes(10)))
 struct RegistryStressTests {
     /// An instance kept by the `.container` scope, made in round `round` of a test.
     final class Made: Sendable {

@@ -7,7 +7,7 @@ import Testing
 
 /// A registration replaced while a resolve of it runs (``RegistryEntry/replace(with:)``): that
 /// resolve carries on with it, and it goes when the resolve ends.
-@Suite("Resolving: a binding replaced during its resolve", .timeLimit(.minutes(1)))
+@Suite("Resolving: a binding replaced during its resolve", .timeLimit(.minutes(10)))
 struct ReplacedBindingTests {
     @Test(
         "A registration replaced while its factory runs lives until that resolve ends, which gets its instance",

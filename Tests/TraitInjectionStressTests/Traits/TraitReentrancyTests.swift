@@ -50,7 +50,7 @@ extension TraitStoreStress {
             }
         }
 
-        @Test("A value replaced by a set, or forgotten by resetTrait", .timeLimit(.minutes(1)))
+        @Test("A value replaced by a set, or forgotten by resetTrait", .timeLimit(.minutes(10)))
         func replacedAndReset() {
             let kennel = ThreadedKennel()
             let other = ThreadedKennel()
@@ -69,7 +69,7 @@ extension TraitStoreStress {
             #expect(other[trait: ToyTrait.self] == "ball!!")
         }
 
-        @Test("The values of an instance that dies", .timeLimit(.minutes(1)))
+        @Test("The values of an instance that dies", .timeLimit(.minutes(10)))
         func instanceDies() {
             let other = ThreadedKennel()
             let log = Counter()
@@ -84,7 +84,7 @@ extension TraitStoreStress {
             #expect(other[trait: ToyTrait.self] == "ball!")
         }
 
-        @Test("An injector default's replaced value, and an override's value when it ends", .timeLimit(.minutes(1)))
+        @Test("An injector default's replaced value, and an override's value when it ends", .timeLimit(.minutes(10)))
         func injectorDefault() {
             let injected = InjectorDefault<ReentrantValue?>(nil)
             let log = Counter()
