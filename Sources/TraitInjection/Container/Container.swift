@@ -46,8 +46,8 @@ public final class Container: Sendable, Resolver {
     /// arguments, whose types become part of the key.
     ///
     /// Registering the same service, name and argument types again replaces the registration,
-    /// which is how a test overrides a service. The registration takes effect when the statement
-    /// ends, with the refinements chained to it (``Registration``).
+    /// which is how a test overrides a service. The registration takes effect when this returns;
+    /// each refinement of the ``Registration`` replaces it whole when that returns.
     ///
     /// ```swift
     /// container.register(Greeter.self) { (_, greeting: String, times: Int) in
