@@ -5,11 +5,12 @@
 @usableFromInline
 protocol Origin {
     /// The engine's side of ``find(_:name:arguments:)``: resolves the registration under `key`
-    /// with `values`; `factory` calls a synchronous factory with the call site's types, and
-    /// `instance` hands over what it made.
+    /// with the runtime arguments `values` gives (asked for only if an instance is to be made:
+    /// a kept one needs none); `factory` calls a synchronous factory with the call site's types,
+    /// and `instance` hands over what it made.
     func resolve(
         _ key: ServiceKey,
-        _ values: ArgumentValues?,
+        _ values: () -> ArgumentValues?,
         factory: MakeCall,
         instance: () -> Any
     ) throws(ResolutionError) -> Found
@@ -36,7 +37,7 @@ extension Origin {
         var made: Service?
         let key = ServiceKey(Service.self, name: name, arguments: (repeat each Argument).self)
         let found = try resolve(
-            key, ArgumentValues.of(repeat each arguments),
+            key, { ArgumentValues.of(repeat each arguments) },
             factory: { binding, resolution in
                 let instance = try unsafeDowncast(binding.syncBox, to: FactoryBox<Service, repeat each Argument>.self)(
                     resolution, repeat each arguments)
@@ -71,7 +72,7 @@ extension Container: Origin {
     @usableFromInline
     func resolve(
         _ key: ServiceKey,
-        _ values: ArgumentValues?,
+        _ values: () -> ArgumentValues?,
         factory: MakeCall,
         instance: () -> Any
     ) throws(ResolutionError) -> Found {
@@ -82,11 +83,11 @@ extension Container: Origin {
             if let box, !Activity.now.observedResolves { return .kept(box) }
             return try ResolvingThread.with { thread throws(ResolutionError) in
                 try thread.stack.resolveRead(
-                    key, entry, binding, values, from: self, on: thread, factory: factory, instance: instance)
+                    key, entry, binding, values(), from: self, on: thread, factory: factory, instance: instance)
             }
         }
         return try ResolvingThread.with { thread throws(ResolutionError) in
-            try thread.stack.resolveTop(key, values, from: self, on: thread, factory: factory, instance: instance)
+            try thread.stack.resolveTop(key, values(), from: self, on: thread, factory: factory, instance: instance)
         }
     }
 
@@ -108,12 +109,12 @@ extension Resolution: Origin {
     @usableFromInline
     func resolve(
         _ key: ServiceKey,
-        _ values: ArgumentValues?,
+        _ values: () -> ArgumentValues?,
         factory: MakeCall,
         instance: () -> Any
     ) throws(ResolutionError) -> Found {
         try ResolvingThread.with { thread throws(ResolutionError) in
-            try thread.stack.resolve(key, values, for: self, on: thread, factory: factory, instance: instance)
+            try thread.stack.resolve(key, values(), for: self, on: thread, factory: factory, instance: instance)
         }
     }
 
@@ -137,7 +138,7 @@ extension Resolution: Origin {
 extension LazyStorage: Origin {
     func resolve(
         _: ServiceKey,
-        _: ArgumentValues?,
+        _: () -> ArgumentValues?,
         factory: MakeCall,
         instance: () -> Any
     ) throws(ResolutionError) -> Found {
