@@ -29,17 +29,17 @@ enum LimitedRow {
     case asyncSingleton
 
     /// The most allocations one resolve of the row may make: the table of limits, set from what
-    /// the rows made on 2026-11-26 with issue 26's engine: the instance, the resolve, its locked
-    /// state and the frame for a transient; a graph's entries and frames besides. Raise one only
-    /// with the change that needs it, and lower it when a change saves one.
+    /// the rows made on 2026-11-27 with issue 33's engine: the instance alone (a graph's four
+    /// objects). Raise one only with the change that needs it, and lower it when a change saves
+    /// one.
     var allocationsPerResolve: Int {
         switch self {
-        case .transient: 4
+        case .transient: 1
         case .singleton: 0
-        case .graph: 11
-        case .oneArgument: 4
-        case .namedOfTen: 4
-        case .namedOfTenThousand: 4
+        case .graph: 4
+        case .oneArgument: 1
+        case .namedOfTen: 1
+        case .namedOfTenThousand: 1
         case .asyncSingleton: 0
         }
     }

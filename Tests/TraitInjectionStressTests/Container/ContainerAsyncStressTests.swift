@@ -224,7 +224,7 @@ struct ContainerAsyncStressTests {
         #expect(again?.kind == .cycle)
     }
 
-    @Test("Issue 26 (6): a factory's child tasks resolve through its resolver in the same graph")
+    @Test("A factory's child tasks resolve through its resolver in the same graph")
     func childTasks() async throws {
         let container = Container()
         container.register(Service.self) { _ in Service() }

@@ -6,7 +6,7 @@ import TraitInjection
 
 /// The seven behaviours issue 26 fixed where the old synchronous and async engines met, each a
 /// test that failed on the code before it (`0e8d12f`).
-@Suite("Container: one engine for sync and async resolves (issue 26)", .timeLimit(.minutes(10)))
+@Suite("Container: one engine for sync and async resolves", .timeLimit(.minutes(10)))
 struct ContainerEngineTests {
     final class Thing: @unchecked Sendable {
         let generation: Int
@@ -14,7 +14,7 @@ struct ContainerEngineTests {
         init(_ generation: Int) { self.generation = generation }
     }
 
-    @Test("1. Each refinement replaces the registration whole: another thread sees it before or after one")
+    @Test("Each refinement replaces the registration whole: another thread sees it before or after one")
     func replacementIsSeenWhole() throws {
         let container = Container()
         container.register(Thing.self) { _ in Thing(0) }
@@ -42,7 +42,7 @@ struct ContainerEngineTests {
         #expect(try container.resolve(Thing.self) === thing)
     }
 
-    @Test("2. A shared instance is one for sync and async resolves: an async initCompleted makes no second")
+    @Test("A shared instance is one for sync and async resolves: an async initCompleted makes no second")
     func oneInstanceForSyncAndAsync() async throws {
         let container = Container()
         let made = Counter()
@@ -61,7 +61,7 @@ struct ContainerEngineTests {
         #expect(made.count == 1)
     }
 
-    @Test("3. A synchronous factory in an async resolve waits for another thread's singleton by suspending")
+    @Test("A synchronous factory in an async resolve waits for another thread's singleton by suspending")
     func synchronousPartSuspends() async throws {
         let container = Container()
         let creating = Gate()
@@ -99,7 +99,7 @@ struct ContainerEngineTests {
         }
     }
 
-    @Test("3. A thread and a task taking two singletons in opposite orders both succeed, each made once")
+    @Test("A thread and a task taking two singletons in opposite orders both succeed, each made once")
     func oppositeOrdersThreadAndTask() async throws {
         for _ in 0..<10 {
             let container = Container()
@@ -121,7 +121,7 @@ struct ContainerEngineTests {
         }
     }
 
-    @Test("3. A thread that hands its singleton to a suspended task to end a deadlock wakes that task")
+    @Test("A thread that hands its singleton to a suspended task to end a deadlock wakes that task")
     func handOverWakesTheSuspendedTask() async throws {
         let container = Container()
         let aStarted = Gate()
@@ -172,7 +172,7 @@ struct ContainerEngineTests {
     }
 
     @MainActor
-    @Test("4. A deep chain resolved on the main actor keeps it: a main-actor factory at its end runs there")
+    @Test("A deep chain resolved on the main actor keeps it: a main-actor factory at its end runs there")
     func deepChainOnTheMainActor() throws {
         let container = Container()
         container.register(Model.self) { @MainActor _ in Model() }
@@ -196,7 +196,7 @@ struct ContainerEngineTests {
         var other: Completing?
     }
 
-    @Test("5. Singletons taken in opposite orders, or completing each other, from two threads: each made once")
+    @Test("Singletons taken in opposite orders, or completing each other, from two threads: each made once")
     func exactlyOnceFromBothEnds() throws {
         for _ in 0..<20 {
             let container = Container()
@@ -245,7 +245,7 @@ struct ContainerEngineTests {
         }
     }
 
-    @Test("6. Child tasks share the resolve's graph: a cycle closed in an async initCompleted's async let resolves")
+    @Test("Child tasks share the resolve's graph: a cycle closed in an async initCompleted's async let resolves")
     func cycleClosedInAChildTask() async throws {
         let container = Container()
         container.register(Parent.self) { r in Parent(child: try await r.resolve(Child.self)) }
@@ -269,7 +269,7 @@ struct ContainerEngineTests {
         weak var itself: Node?
     }
 
-    @Test("7. An initCompleted resolving its own service gets the instance, in every scope that keeps one")
+    @Test("An initCompleted resolving its own service gets the instance, in every scope that keeps one")
     func completionResolvesItsOwnService() throws {
         for scope in [Scope<Node>.graph, .container, .weak] {
             let container = Container()

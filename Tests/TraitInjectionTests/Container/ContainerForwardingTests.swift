@@ -185,7 +185,7 @@ struct ContainerForwardingTests {
         #expect(offMain?.kind == .needsMainActor)
     }
 
-    @Test("R6: forwarding to the service's own type does nothing; a child's override is its own")
+    @Test("forwarding to the service's own type does nothing; a child's override is its own")
     func forwardingEdges() throws {
         container.register(FileStore.self) { _ in FileStore(number: 1) }.implements(FileStore.self) { $0 }
         #expect(try container.resolve(FileStore.self).number == 1)

@@ -182,7 +182,7 @@ struct ContainerLazyGraphTests {
 
     // Review findings (issue 27): each test failed before its fix.
 
-    @Test("R1: a Lazy made during a Lazy's first read sees what that read found of its own maker's graph")
+    @Test("a Lazy made during a Lazy's first read sees what that read found of its own maker's graph")
     func lazyMadeDuringALazyRead() throws {
         final class G: Sendable {}
         final class B: Sendable {
@@ -209,7 +209,7 @@ struct ContainerLazyGraphTests {
         #expect(try a.b.value.g === top.g)
     }
 
-    @Test("R2: sibling Lazies share what their maker made, not what one of them made, read in any order")
+    @Test("sibling Lazies share what their maker made, not what one of them made, read in any order")
     func siblingsShareTheMakersGraphOnly() throws {
         final class D: Sendable {}
         final class B: Sendable {
@@ -242,7 +242,7 @@ struct ContainerLazyGraphTests {
         #expect(try shared.c.value.d === shared.d)
     }
 
-    @Test("R3: read on another thread while its resolve runs, a Lazy makes its own, not a half-built one")
+    @Test("read on another thread while its resolve runs, a Lazy makes its own, not a half-built one")
     func otherThreadDuringTheResolve() throws {
         final class G: Sendable {
             let completed = Mutex(false)
@@ -277,7 +277,7 @@ struct ContainerLazyGraphTests {
         #expect(try lazy.withLock { $0! }.value !== second.graphs)
     }
 
-    @Test("R4: a graph instance made with runtime arguments is not remembered, nor are its arguments")
+    @Test("a graph instance made with runtime arguments is not remembered, nor are its arguments")
     func argumentsAreNotHeld() throws {
         final class Argument: Hashable, Sendable {
             static func == (lhs: Argument, rhs: Argument) -> Bool { lhs === rhs }
@@ -303,7 +303,7 @@ struct ContainerLazyGraphTests {
         withExtendedLifetime(top) {}
     }
 
-    @Test("R5: verify() follows a Lazy into what its service holds, and through Lazy<W?>")
+    @Test("verify() follows a Lazy into what its service holds, and through Lazy<W?>")
     func verifyFollowsTheLazy() {
         final class W: Sendable {}
         final class G: Sendable {
@@ -341,7 +341,7 @@ struct ContainerLazyGraphTests {
             } == [])
     }
 
-    @Test("R7: siblings read on two threads at once get their maker's instance, both")
+    @Test("siblings read on two threads at once get their maker's instance, both")
     func siblingsOnTwoThreads() async throws {
         final class X: Sendable {}
         final class Top: Sendable {
@@ -365,7 +365,7 @@ struct ContainerLazyGraphTests {
         }
     }
 
-    @Test("R8: a Lazy first read inside another resolve that then fails keeps nothing of it")
+    @Test("a Lazy first read inside another resolve that then fails keeps nothing of it")
     func firstReadInAFailingResolve() throws {
         final class S: Sendable {}
         final class X: Sendable {
@@ -395,7 +395,7 @@ struct ContainerLazyGraphTests {
         #expect(try x.s === container.resolve(S.self))
     }
 
-    @Test("R9: a chain of Lazy reads keeps no chain of graphs, and runs on a small stack")
+    @Test("a chain of Lazy reads keeps no chain of graphs, and runs on a small stack")
     func longChainOfReads() async throws {
         final class Formatter: Sendable {}
         final class Page: Sendable {
@@ -422,7 +422,7 @@ struct ContainerLazyGraphTests {
         #expect(sameFormatter.withLock { $0 })
     }
 
-    @Test("R10: verify() follows each Lazy once per holder: a mesh of transients with Lazies of each other")
+    @Test("verify() follows each Lazy once per holder: a mesh of transients with Lazies of each other")
     func verifyAMeshOfLazies() throws {
         final class Node: Sendable {
             let next: [Lazy<Node>]

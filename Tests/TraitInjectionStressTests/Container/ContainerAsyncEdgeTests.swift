@@ -5,8 +5,8 @@ import TraitInjection
 
 /// The adversarial review of async resolution (issue 16): each finding, as a test that failed
 /// before its fix.
-@Suite("Container: async resolution, review findings", .timeLimit(.minutes(10)))
-struct ContainerAsyncReviewTests {
+@Suite("Container: async resolution at its edges: unawaited tasks, resets, expired resolvers", .timeLimit(.minutes(10)))
+struct ContainerAsyncEdgeTests {
     /// A service with a sync `initCompleted` and an `@Inject` property, made by an async factory.
     final class Screen: @unchecked Sendable {
         let logger: Logger

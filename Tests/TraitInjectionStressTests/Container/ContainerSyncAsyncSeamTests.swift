@@ -7,8 +7,8 @@ import TraitInjection
 /// factories, synchronous resolves that would block a thread an async resolve needs, sibling tasks
 /// of one resolve, and cycles through `initCompleted` between tasks. No test blocks a thread of
 /// the cooperative pool: a hang ends the test with an issue instead of stalling the run.
-@Suite("Container: the engine's seams between sync and async resolves (issue 26 review)", .timeLimit(.minutes(10)))
-struct ContainerEngineReviewTests {
+@Suite("Container: the seams between sync and async resolves", .timeLimit(.minutes(10)))
+struct ContainerSyncAsyncSeamTests {
     final class Config: Sendable {}
     final class Top: Sendable {
         let sameConfig: Bool
