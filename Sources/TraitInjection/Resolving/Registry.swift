@@ -253,11 +253,6 @@ final class RegistryEntry: Sendable, KeptSlot {
         return (binding.takeRetainedValue(), box?.takeRetainedValue())
     }
 
-    /// The `Kept<Service>` box of the instance kept strongly, if any (invariant 5).
-    func keptBox() -> AnyObject? {
-        reading { $0.box.map(retained) }?.takeRetainedValue()
-    }
-
     /// The `Kept<Service>` box of the instance kept strongly, if any, or else the binding: what
     /// a resolve needs (invariant 5).
     func readUnlessKept() -> (binding: Binding?, box: AnyObject?) {

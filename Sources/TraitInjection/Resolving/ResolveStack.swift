@@ -677,6 +677,8 @@ enum Activity {
         return (counts & 0xFFFF_FFFF != 0, counts >> 32 != 0)
     }
 
-    func begin() { Self.counts.wrappingAdd(unit, ordering: .relaxed) }
-    func end() { Self.counts.wrappingSubtract(unit, ordering: .relaxed) }
+    func begin() { count(by: unit) }
+    func end() { count(by: 0 &- unit) }
+
+    private func count(by change: Int) { Self.counts.wrappingAdd(change, ordering: .relaxed) }
 }
