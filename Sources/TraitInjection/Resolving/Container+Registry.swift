@@ -71,11 +71,12 @@ extension Container {
     /// make: a registration in the chain, an `Optional`, or a ``Lazy`` or ``Provider`` of a
     /// service it provides. (A dry run also counts what only the checked child registers.)
     @usableFromInline
-    func provides(_ service: any Any.Type, name: String?, arguments: any Any.Type) -> Bool {
+    func provides(_ service: any Any.Type, name: String?, arguments: ObjectIdentifier) -> Bool {
         if entry(for: ServiceKey(erased: service, name: name, arguments: arguments)) != nil { return true }
         if service is any OptionalService.Type { return true }
-        guard arguments == Void.self, let deferred = service as? any DeferredService.Type else { return false }
-        return provides(deferred.deferred, name: name, arguments: Void.self)
+        let none = ObjectIdentifier(Void.self)
+        guard arguments == none, let deferred = service as? any DeferredService.Type else { return false }
+        return provides(deferred.deferred, name: name, arguments: none)
     }
 
     /// The entry for `key` here or in the parent chain.

@@ -12,7 +12,7 @@ extension ResolveStack {
         at t: Int,
         _ f: Int
     ) throws(ResolutionError) -> Service {
-        let argumentTypes = (repeat each Argument).self
+        let argumentTypes = ServiceKey.identify((repeat each Argument).self)
         if let optional = Service.self as? any OptionalService.Type {
             let key = ServiceKey(erased: optional.wrapped, name: name, arguments: argumentTypes)
             guard
@@ -23,12 +23,12 @@ extension ResolveStack {
             return try optional.resolveWrapped(with: resolution, name: name, arguments: repeat each arguments)
                 as! Service
         }
-        if argumentTypes == Void.self, let deferred = Service.self as? any DeferredService.Type {
+        if argumentTypes == ObjectIdentifier(Void.self), let deferred = Service.self as? any DeferredService.Type {
             return try deferred.make(from: lookup, name: name, in: self, at: t, f) as! Service
         }
         throw ResolutionError(
             kind: .notRegistered,
-            service: ServiceDescription(Service.self, name: name, arguments: argumentTypes).description,
+            service: ServiceDescription(Service.self, name: name, arguments: (repeat each Argument).self).description,
             path: steps(at: t, f),
             availableRegistrations: lookup.registrations(of: ObjectIdentifier(Service.self))
         )
@@ -45,7 +45,7 @@ extension Resolve {
         from lookup: Container,
         at frame: Frame?
     ) async throws(ResolutionError) -> Service {
-        let argumentTypes = (repeat each Argument).self
+        let argumentTypes = ServiceKey.identify((repeat each Argument).self)
         if let optional = Service.self as? any OptionalService.Type,
             lookup.provides(optional.wrapped, name: name, arguments: argumentTypes)
                 || childOnly(

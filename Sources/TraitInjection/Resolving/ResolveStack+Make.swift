@@ -321,7 +321,7 @@ extension ResolveStack {
         if binding.isPerResolve(inDryRun: heavy(of: t)?.isDryRun == true),
             let first = keepGraphInstance(
                 instance, of: binding, from: lookup, values, at: t,
-                isLast: makesOne(t) && outer(ofFrame: f) == entry(of: t) && completions.isEmpty)
+                isLast: isTopInstance(at: t, f) && completions.isEmpty)
         {
             return .instance(first)  // Another task of this resolve made one first: that one is the graph's.
         }

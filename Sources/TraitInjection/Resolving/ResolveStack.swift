@@ -264,16 +264,27 @@ final class ResolveStack: @unchecked Sendable {
 
     /// Pops top `t` (the innermost), letting go of its frames' objects and `.graph` instances
     /// one at a time: a `deinit` may resolve on this thread.
+    ///
+    /// What an outer top's resolver made while `t` ran (a factory of `t` may use a resolver of the
+    /// resolve it is nested in) is that top's and stays: the frames up to the last of them (the
+    /// others past `t`'s start are stale: ``frame(_:ifLive:)``), and its `.graph` instances.
     func end(_ t: Int) {
         let top = storage.pointee.tops[t]
-        if !storage.pointee.frameObjects.isEmpty {
-            for f in top.frameStart..<storage.pointee.frameCount where storage.pointee.frames[f].hasObjects {
+        var frameCount = top.frameStart
+        for f in top.frameStart..<storage.pointee.frameCount {
+            if storage.pointee.frames[f].top < t {
+                frameCount = f + 1
+            } else if storage.pointee.frames[f].hasObjects {
                 _ = storage.pointee.frameObjects.removeValue(forKey: f)
             }
         }
-        storage.pointee.frameCount = top.frameStart
+        storage.pointee.frameCount = frameCount
         if !top.isSection {
-            while storage.pointee.graph.count > top.graphStart { _ = storage.pointee.graph.removeLast() }
+            var index = storage.pointee.graph.count
+            while index > top.graphStart {
+                index = min(index, storage.pointee.graph.count) - 1
+                if storage.pointee.graph[index].top >= t { _ = storage.pointee.graph.remove(at: index) }
+            }
         }
         storage.pointee.topCount = t
         if top.isObserved {
@@ -286,10 +297,16 @@ final class ResolveStack: @unchecked Sendable {
     // What other files read of the records.
     func isObserved(_ t: Int) -> Bool { storage.pointee.tops[t].isObserved }
     func isSection(_ t: Int) -> Bool { storage.pointee.tops[t].isSection }
-    func makesOne(_ t: Int) -> Bool { storage.pointee.tops[t].makesOne }
     func entry(of t: Int) -> Int { storage.pointee.tops[t].entry }
     func serial(ofTop t: Int) -> UInt64 { storage.pointee.tops[t].serial }
     func graphStart(of t: Int) -> Int { storage.pointee.tops[t].graphStart }
+
+    /// Whether frame `f` makes the instance a plain resolve of top `t` returns: its first frame,
+    /// made for its entry (a resolver of a frame that has ended resolves at the top too, later).
+    func isTopInstance(at t: Int, _ f: Int) -> Bool {
+        storage.pointee.tops[t].makesOne && f == storage.pointee.tops[t].frameStart
+            && storage.pointee.frames[f].outer == storage.pointee.tops[t].entry
+    }
     func outer(ofFrame f: Int) -> Int { storage.pointee.frames[f].outer }
     func serial(ofFrame f: Int) -> UInt64 { storage.pointee.frames[f].serial }
     func top(ofFrame f: Int) -> Int { storage.pointee.frames[f].top }
@@ -305,13 +322,11 @@ final class ResolveStack: @unchecked Sendable {
     func frame(_ f: Int, ifLive serial: UInt64) -> (t: Int, f: Int, lookup: Borrowed<Container>)? {
         guard f < storage.pointee.frameCount else { return nil }
         let level = storage.pointee.frames[f]
-        guard level.serial == serial else { return nil }
+        // Its top ended, if a frame past it stayed (``end(_:)``): gone, or a later top, begun after it.
+        guard level.serial == serial, level.top < storage.pointee.topCount,
+            storage.pointee.tops[level.top].serial < serial
+        else { return nil }
         return (level.top, level.isRunning ? f : -1, level.lookup ?? storage.pointee.tops[level.top].container)
-    }
-
-    /// Whether frame `f` is still the one with `serial`.
-    func isLive(frame f: Int, _ serial: UInt64) -> Bool {
-        f < storage.pointee.frameCount && storage.pointee.frames[f].serial == serial
     }
 
     // MARK: What a record holds

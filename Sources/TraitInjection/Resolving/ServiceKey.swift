@@ -6,16 +6,25 @@ struct ServiceKey: Hashable, Sendable {
     @usableFromInline let arguments: ObjectIdentifier
 
     @inlinable
-    init<Service, each Argument>(_: Service.Type, name: String?, arguments _: (repeat each Argument).Type) {
+    init<Service, each Argument>(_: Service.Type, name: String?, arguments: (repeat each Argument).Type) {
         service = ObjectIdentifier(Service.self)
         self.name = name
-        arguments = ObjectIdentifier((repeat each Argument).self)
+        self.arguments = Self.identify(arguments)
     }
 
-    init(erased service: any Any.Type, name: String?, arguments: any Any.Type) {
+    /// `arguments` is an argument types' ``identify(_:)``.
+    init(erased service: any Any.Type, name: String?, arguments: ObjectIdentifier) {
         self.service = ObjectIdentifier(service)
         self.name = name
-        self.arguments = ObjectIdentifier(arguments)
+        self.arguments = arguments
+    }
+
+    /// The identity of a registration's argument types. To Swift, one argument of tuple type
+    /// `(Int, String)` and two arguments `Int, String` are one type, `(Int, String)`: each is
+    /// wrapped (``KeyedArgument``), so that they are told apart. No arguments is `Void`.
+    @inlinable
+    static func identify<each Argument>(_: (repeat each Argument).Type) -> ObjectIdentifier {
+        ObjectIdentifier((repeat KeyedArgument<each Argument>).self)
     }
 
     @usableFromInline
@@ -31,6 +40,10 @@ struct ServiceKey: Hashable, Sendable {
         lhs.service == rhs.service && lhs.arguments == rhs.arguments && lhs.name == rhs.name
     }
 }
+
+/// One argument type in a ``ServiceKey`` (``ServiceKey/identify(_:)``).
+@usableFromInline
+enum KeyedArgument<Argument> {}
 
 /// How a registration is shown in errors: `Animal`, `Animal (name: "dog")`,
 /// `Animal (arguments: (Int, String))`.

@@ -276,3 +276,68 @@ struct ContainerEngineEdgeTests {
         #expect(completed.count == 1)
     }
 }
+
+/// A factory's resolver used inside a top-level resolve nested in its own (its top-level resolve
+/// lasts, and this is its thread): what it makes there is the outer resolve's.
+@Suite("Container: a resolver used inside a nested top-level resolve")
+struct ContainerOuterResolverTests {
+    final class Shared: Sendable {}
+    final class Marker: Sendable {}
+    final class Pair: Sendable {
+        let first: Shared
+        let second: Shared
+        init(_ first: Shared, _ second: Shared) {
+            self.first = first
+            self.second = second
+        }
+    }
+    /// Used by one thread, the resolve's.
+    final class Kept: @unchecked Sendable {
+        var resolution: Resolution?
+        var inner: Resolution?
+        var seen: [Shared] = []
+    }
+
+    @Test("A .graph instance made through the outer resolver inside a nested resolve stays in the outer graph")
+    func outerGraphInstanceOutlivesTheNestedResolve() throws {
+        let container = Container()
+        let kept = Kept()
+        container.register(Shared.self) { _ in Shared() }
+        container.register(Marker.self) { _ in
+            kept.seen.append(try kept.resolution!.resolve(Shared.self))
+            return Marker()
+        }
+        container.register(Pair.self) { r in
+            kept.resolution = r
+            _ = try container.resolve(Marker.self)
+            return Pair(kept.seen[0], try r.resolve(Shared.self))
+        }
+        let pair = try container.resolve(Pair.self)
+        #expect(pair.first === pair.second)
+    }
+
+    @Test("The resolver of a factory the outer resolver ran inside a nested resolve stays valid after it")
+    func outerFramesResolverOutlivesTheNestedResolve() throws {
+        let container = Container()
+        let kept = Kept()
+        container.register(Shared.self) { _ in Shared() }
+        container.register(Marker.self) { r in
+            kept.inner = r
+            return Marker()
+        }
+        container.register(Pair.self) { r in
+            kept.resolution = r
+            // The nested resolve makes Marker through the outer resolver: Marker's frame is the
+            // outer resolve's, and so is its resolver, which lasts as long as it does.
+            _ = try container.resolve(String.self)
+            let first = try kept.inner!.resolve(Shared.self)
+            return Pair(first, try r.resolve(Shared.self))
+        }
+        container.register(String.self) { _ in
+            _ = try kept.resolution!.resolve(Marker.self)
+            return "nested"
+        }
+        let pair = try container.resolve(Pair.self)
+        #expect(pair.first === pair.second)
+    }
+}

@@ -70,4 +70,30 @@ struct ContainerRegistrationTests {
         let database = try container.resolve(Database.self)
         #expect(try container.resolve(AnyObject.self) === database)
     }
+
+    final class Pair: Sendable {
+        let number: Int
+        let word: String
+        init(_ number: Int, _ word: String) {
+            self.number = number
+            self.word = word
+        }
+    }
+
+    @Test(
+        "One argument of tuple type and two arguments are different registrations, though Swift spells both (Int, String)"
+    )
+    func tupleArgumentIsNotTwoArguments() throws {
+        let container = Container()
+        container.register(Pair.self) { (_, pair: (Int, String)) in Pair(pair.0, pair.1) }
+        #expect(!container.hasRegistration(Pair.self, arguments: Int.self, String.self))
+        let error = #expect(throws: ResolutionError.self) {
+            try container.resolve(Pair.self, arguments: 42, "forty-two")
+        }
+        #expect(error?.kind == .notRegistered)
+        #expect(try container.resolve(Pair.self, arguments: (7, "seven")).word == "seven")
+        container.register(Pair.self) { (_, number: Int, word: String) in Pair(number, word) }
+        #expect(try container.resolve(Pair.self, arguments: 42, "forty-two").number == 42)
+        #expect(try container.resolve(Pair.self, arguments: (7, "seven")).number == 7)
+    }
 }
