@@ -54,6 +54,9 @@ final class ResolveStack: @unchecked Sendable {
         let isObserved: Bool
         /// Whether it has an entry in `topObjects`.
         var hasObjects: Bool
+        /// Whether records of an outer top (a frame, a `.graph` instance) were pushed while it was
+        /// the innermost: an outer top's resolver, used in a factory of this one (``end(_:)``).
+        var holdsOuterRecords = false
     }
 
     /// What a top holds strongly, if it holds anything.
@@ -270,6 +273,32 @@ final class ResolveStack: @unchecked Sendable {
     /// others past `t`'s start are stale: ``frame(_:ifLive:)``), and its `.graph` instances.
     func end(_ t: Int) {
         let top = storage.pointee.tops[t]
+        if top.holdsOuterRecords {
+            endKeepingOuterRecords(t)
+        } else {
+            if !storage.pointee.frameObjects.isEmpty {
+                for f in top.frameStart..<storage.pointee.frameCount where storage.pointee.frames[f].hasObjects {
+                    _ = storage.pointee.frameObjects.removeValue(forKey: f)
+                }
+            }
+            storage.pointee.frameCount = top.frameStart
+            if !top.isSection {
+                while storage.pointee.graph.count > top.graphStart { _ = storage.pointee.graph.removeLast() }
+            }
+        }
+        storage.pointee.topCount = t
+        if top.isObserved {
+            storage.pointee.observedTops -= 1
+            Activity.observedResolve.end()
+        }
+        if top.hasObjects { _ = storage.pointee.topObjects.removeValue(forKey: t) }
+    }
+
+    /// ``end(_:)`` of a top that holds records of outer tops: they stay, and the top before it
+    /// holds them now.
+    @inline(never)
+    private func endKeepingOuterRecords(_ t: Int) {
+        let top = storage.pointee.tops[t]
         var frameCount = top.frameStart
         for f in top.frameStart..<storage.pointee.frameCount {
             if storage.pointee.frames[f].top < t {
@@ -286,12 +315,12 @@ final class ResolveStack: @unchecked Sendable {
                 if storage.pointee.graph[index].top >= t { _ = storage.pointee.graph.remove(at: index) }
             }
         }
-        storage.pointee.topCount = t
-        if top.isObserved {
-            storage.pointee.observedTops -= 1
-            Activity.observedResolve.end()
-        }
-        if top.hasObjects { _ = storage.pointee.topObjects.removeValue(forKey: t) }
+        if t > 0 { storage.pointee.tops[t - 1].holdsOuterRecords = true }
+    }
+
+    /// Marks the innermost top as holding records of an outer one.
+    private func holdOuterRecords() {
+        storage.pointee.tops[storage.pointee.topCount - 1].holdsOuterRecords = true
     }
 
     // What other files read of the records.
@@ -453,6 +482,7 @@ final class ResolveStack: @unchecked Sendable {
         isCompletion: Bool
     ) -> Int {
         let f = storage.pointee.frameCount
+        if t != storage.pointee.topCount - 1 { holdOuterRecords() }
         let level = Level(
             binding: Borrowed(binding), id: ObjectIdentifier(binding), hash: hash,
             lookup: lookup === container(of: t) ? nil : Borrowed(lookup), top: t, outer: outer, depth: depth,
@@ -637,6 +667,7 @@ final class ResolveStack: @unchecked Sendable {
         guard !binding.takesArguments, let found = inherited(of: t)?.instance(of: binding, from: lookup) else {
             return nil
         }
+        if t != storage.pointee.topCount - 1 { holdOuterRecords() }
         storage.pointee.graph.append(
             GraphEntry(binding: binding, lookup: lookup, arguments: nil, instance: found, top: t))
         return found
@@ -658,6 +689,7 @@ final class ResolveStack: @unchecked Sendable {
             return heavy(of: t)!.keepGraphInstance(instance, of: binding, from: lookup, values, isLast: isLast)
         }
         if isLast, heavy(of: t)?.mayAskForGraph != true { return nil }
+        if t != storage.pointee.topCount - 1 { holdOuterRecords() }
         storage.pointee.graph.append(
             GraphEntry(
                 binding: binding, lookup: lookup, arguments: binding.takesArguments ? values?.hashed : nil,
