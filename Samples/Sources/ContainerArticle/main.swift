@@ -14,6 +14,17 @@ let person = try container.resolve(Person.self)
 let dog = try container.resolve(Animal.self, name: "dog")
 // sample-end
 
+final class Database: Sendable {}
+
+// sample-begin
+let registration = container.register(Database.self) { _ in Database() }
+registration.inScope(.container)
+let database = try container.resolve(Database.self)  // the .container instance
+// sample-end
+
+let databaseAgain = try container.resolve(Database.self)
+precondition(databaseAgain === database)
+
 // sample-begin
 container.register(Greeter.self) { (_, greeting: String, times: Int) in
     Greeter(greeting: greeting, times: times)
