@@ -40,9 +40,10 @@ final class ResolvingThread {
         self.firstDepth = firstDepth
         if let (low, high) = Platform.stackBounds() {
             let margin = min(LargerStack.margin, (high - low) / 4 * 3)
-            stackLimits = (low + margin, low + margin / 2)
+            let mainActorMargin = min(2 * margin, (high - low) / 4 * 3)
+            stackLimits = (low + margin, low + margin / 2, low + mainActorMargin)
         } else {
-            stackLimits = (0, 0)
+            stackLimits = (0, 0, 0)
         }
         // Its marker is made on first use, deep in the runtime: here, not on a stack that is
         // nearly used up, where a chain moves to a helper thread and asks whether it runs there.
@@ -51,9 +52,11 @@ final class ResolvingThread {
 
     /// Below the first address the stack is nearly used up, and a chain goes on on a helper
     /// thread; below the second (half as far from the end) a factory that must run on this
-    /// thread — a main-actor one on the main actor's — does not start: 0 where the platform does
-    /// not say.
-    let stackLimits: (low: UInt, exhausted: UInt)
+    /// thread — a main-actor one on the main actor's — does not start; on the main actor's
+    /// thread, a chain moves already below the third (twice as far), so that the main-actor
+    /// factories the helper hands back have room while the thread waits. 0 where the platform
+    /// does not say.
+    let stackLimits: (low: UInt, exhausted: UInt, lowOnMainActor: UInt)
 
     /// Whether the caller runs on the main actor, or on a helper thread working for it.
     var canRunMainActor: Bool { mainActorCaller != nil || MainQueue.isCurrent }
@@ -95,7 +98,9 @@ enum LargerStack {
 
     /// Whether the calling thread's stack is nearly used up, for a factory `depth` levels deep.
     static func isLow(_ thread: ResolvingThread, at depth: Int) -> Bool {
-        Platform.currentFrameAddress() < thread.stackLimits.low || depth - thread.firstDepth >= levelsPerThread
+        let frame = Platform.currentFrameAddress()
+        return frame < thread.stackLimits.low || depth - thread.firstDepth >= levelsPerThread
+            || (frame < thread.stackLimits.lowOnMainActor && MainQueue.isCurrent)
     }
 
     /// Whether the calling thread's stack is too nearly used up to start a factory that cannot
