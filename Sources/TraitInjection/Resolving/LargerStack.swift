@@ -99,8 +99,11 @@ enum LargerStack {
     /// Whether the calling thread's stack is nearly used up, for a factory `depth` levels deep.
     static func isLow(_ thread: ResolvingThread, at depth: Int) -> Bool {
         let frame = Platform.currentFrameAddress()
-        return frame < thread.stackLimits.low || depth - thread.firstDepth >= levelsPerThread
-            || (frame < thread.stackLimits.lowOnMainActor && MainQueue.isCurrent)
+        // `lowOnMainActor` is at or above `low`: one comparison while the stack has room.
+        if frame < thread.stackLimits.lowOnMainActor, frame < thread.stackLimits.low || MainQueue.isCurrent {
+            return true
+        }
+        return depth - thread.firstDepth >= levelsPerThread
     }
 
     /// Whether the calling thread's stack is too nearly used up to start a factory that cannot
