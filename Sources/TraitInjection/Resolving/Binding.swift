@@ -183,9 +183,7 @@ final class MainActorHop<Service, each Argument>: Sendable {
 /// What the engine hands back to a resolve's typed call site.
 @usableFromInline
 enum Found {
-    /// A `Kept<Service>` box: the instance a shared scope keeps.
-    case kept(AnyObject)
-    /// The instance the call site's factory closure made last.
+    /// The instance the call site's closures made or took out of a kept box last.
     case made
     /// An instance found, of the service's type.
     case instance(Any)

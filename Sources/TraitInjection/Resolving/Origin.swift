@@ -7,12 +7,14 @@ protocol Origin {
     /// The engine's side of ``find(_:name:arguments:)``: resolves the registration under `key`
     /// with the runtime arguments `values` gives (asked for only if an instance is to be made:
     /// a kept one needs none); `factory` calls a synchronous factory with the call site's types,
-    /// and `instance` hands over what it made.
+    /// and `instance` hands over what it made. `kept` takes the instance out of a `Kept<Service>`
+    /// box that the box's reader may only borrow (then the result is `.made`).
     func resolve(
         _ key: ServiceKey,
         _ values: () -> ArgumentValues?,
         factory: MakeCall,
-        instance: () -> Any
+        instance: () -> Any,
+        kept: (Borrowed<AnyObject>) -> Void
     ) throws(ResolutionError) -> Found
 
     /// Resolves `Service`, registered nowhere: `T?`, ``Lazy``, ``Provider``, or an error naming
@@ -44,9 +46,9 @@ extension Origin {
                 made = instance
                 return ObjectIdentifier(type(of: instance))
             },
-            instance: { made.unsafelyUnwrapped })
+            instance: { made.unsafelyUnwrapped },
+            kept: { box in made = box.with { unsafeDowncast($0, to: Kept<Service>.self).instance } })
         switch consume found {
-        case .kept(let box): return unsafeDowncast(box, to: Kept<Service>.self).instance
         case .made: return made.take().unsafelyUnwrapped
         case .instance(let instance): return (instance as! Service)
         case .unregistered: return nil
@@ -74,20 +76,23 @@ extension Container: Origin {
         _ key: ServiceKey,
         _ values: () -> ArgumentValues?,
         factory: MakeCall,
-        instance: () -> Any
+        instance: () -> Any,
+        kept: (Borrowed<AnyObject>) -> Void
     ) throws(ResolutionError) -> Found {
         // The first look: one lookup and one read of the entry. A cached singleton ends here,
-        // while nothing runs that may observe it (no thread-local is read).
-        if !isTraced, let entry = registry.borrowedEntry(for: key) {
-            let (binding, box) = entry.with { $0.readUnlessKept() }
-            if let box, !Activity.now.observedResolves { return .kept(box) }
+        // while nothing runs that may observe it (no thread-local is read): its instance is taken
+        // out of the box the entry's snapshot holds, which it borrows.
+        if !isTraced, !Activity.now.observedResolves, let entry = registry.borrowedEntry(for: key) {
+            guard let binding = entry.with({ $0.bindingUnlessKept(else: kept) }) else { return .made }
             return try ResolvingThread.with { thread throws(ResolutionError) in
                 try thread.stack.resolveRead(
-                    key, entry, binding, values(), from: self, on: thread, factory: factory, instance: instance)
+                    key, entry, binding, values(), from: self, on: thread, factory: factory, instance: instance,
+                    kept: kept)
             }
         }
         return try ResolvingThread.with { thread throws(ResolutionError) in
-            try thread.stack.resolveTop(key, values(), from: self, on: thread, factory: factory, instance: instance)
+            try thread.stack.resolveTop(
+                key, values(), from: self, on: thread, factory: factory, instance: instance, kept: kept)
         }
     }
 
@@ -111,10 +116,12 @@ extension Resolution: Origin {
         _ key: ServiceKey,
         _ values: () -> ArgumentValues?,
         factory: MakeCall,
-        instance: () -> Any
+        instance: () -> Any,
+        kept: (Borrowed<AnyObject>) -> Void
     ) throws(ResolutionError) -> Found {
         try ResolvingThread.with { thread throws(ResolutionError) in
-            try thread.stack.resolve(key, values(), for: self, on: thread, factory: factory, instance: instance)
+            try thread.stack.resolve(
+                key, values(), for: self, on: thread, factory: factory, instance: instance, kept: kept)
         }
     }
 
@@ -140,7 +147,8 @@ extension LazyStorage: Origin {
         _: ServiceKey,
         _: () -> ArgumentValues?,
         factory: MakeCall,
-        instance: () -> Any
+        instance: () -> Any,
+        kept _: (Borrowed<AnyObject>) -> Void
     ) throws(ResolutionError) -> Found {
         guard let container else { return .expired }
         return try ResolvingThread.with { thread throws(ResolutionError) in
@@ -163,25 +171,27 @@ extension LazyStorage: Origin {
 }
 
 extension ResolveStack {
-    /// `container.resolve` of `binding` (`nil`: its instance is kept), read from `entry`, the
-    /// container's own entry for `key`, with `values`: a top-level resolve.
+    /// `container.resolve` of `binding`, read from `entry`, the container's own entry for `key`,
+    /// with `values`: a top-level resolve.
     fileprivate func resolveRead(
         _ key: ServiceKey,
         _ entry: Borrowed<RegistryEntry>,
-        _ binding: Binding?,
+        _ binding: Binding,
         _ values: ArgumentValues?,
         from container: Container,
         on thread: ResolvingThread,
         factory: MakeCall,
-        instance: () -> Any
+        instance: () -> Any,
+        kept: (Borrowed<AnyObject>) -> Void
     ) throws(ResolutionError) -> Found {
-        guard let binding, !isObserving else {
-            return try resolveTop(key, values, from: container, on: thread, factory: factory, instance: instance)
+        guard !isObserving else {
+            return try resolveTop(
+                key, values, from: container, on: thread, factory: factory, instance: instance, kept: kept)
         }
         if binding.isPlain { return try makeTop(binding, from: container, values, on: thread, factory, instance) }
         return try topLevel(container, makesOne: true, describing: binding.step.service) { t throws(ResolutionError) in
             try resolve(
-                binding, nil, keptIn: entry.object, by: nil, from: container, at: t, -1, values, factory, instance,
+                binding, keptIn: entry.object, by: nil, from: container, at: t, -1, values, factory, instance,
                 on: thread)
         }
     }
@@ -193,23 +203,24 @@ extension ResolveStack {
         from container: Container,
         on thread: ResolvingThread,
         factory: MakeCall,
-        instance: () -> Any
+        instance: () -> Any,
+        kept: (Borrowed<AnyObject>) -> Void
     ) throws(ResolutionError) -> Found {
         // The first look: one lookup and one read of the entry. A cached singleton ends here.
         if !container.isTraced, !isObserving, let (entry, parent) = container.entryAndParent(for: key) {
-            let (binding, box) = entry.with { $0.readUnlessKept() }
-            guard let binding else { return .kept(box!) }
+            guard let binding = entry.with({ $0.bindingUnlessKept(else: kept) }) else { return .made }
             if binding.isPlain { return try makeTop(binding, from: container, values, on: thread, factory, instance) }
             return try topLevel(container, makesOne: true, describing: binding.step.service) {
                 t throws(ResolutionError) in
                 try resolve(
-                    binding, nil, keptIn: entry.object, by: parent, from: container, at: t, -1, values, factory,
+                    binding, keptIn: entry.object, by: parent, from: container, at: t, -1, values, factory,
                     instance, on: thread)
             }
         }
         let service = { container.lookUp(key)?.0.read().binding.step.service ?? "?" }
         return try topLevel(container, makesOne: true, describing: service()) { t throws(ResolutionError) in
-            try resolve(key, values, from: container, at: t, -1, on: thread, factory: factory, instance: instance)
+            try resolve(
+                key, values, from: container, at: t, -1, on: thread, factory: factory, instance: instance, kept: kept)
         }
     }
 
@@ -242,11 +253,13 @@ extension ResolveStack {
         for resolution: Resolution,
         on thread: ResolvingThread,
         factory: MakeCall,
-        instance: () -> Any
+        instance: () -> Any,
+        kept: (Borrowed<AnyObject>) -> Void
     ) throws(ResolutionError) -> Found {
         guard let (t, f, lookup) = position(of: resolution) else { return .expired }
         return try lookup.with { lookup throws(ResolutionError) in
-            try resolve(key, values, from: lookup, at: t, f, on: thread, factory: factory, instance: instance)
+            try resolve(
+                key, values, from: lookup, at: t, f, on: thread, factory: factory, instance: instance, kept: kept)
         }
     }
 

@@ -209,11 +209,15 @@ final class Registry: Sendable {
 /// holds) until it has seen `readers` at zero afterwards (``change(_:)``). All four accesses are
 /// sequentially consistent, so in their one order either the reader's count comes first — the
 /// writer waits for it — or the reader loads the new snapshot. A reader runs no user code, so the
-/// wait is short; the writer's lock is let go before it.
+/// wait is short; the writer's lock is let go before it. A change that lets go of nothing (an
+/// instance kept where there was none, as ``Waits`` publishes it under its monitor) does not
+/// wait: if a reader is in flight, the old snapshot is kept in `retired` (its binding is the new
+/// one's) until a later change sees no reader, or the entry goes.
 ///
 /// Threads resolving different singletons touch only their entries, boxes and instances: each
-/// entry and its lock, and each ``Kept`` box, fill cache lines of their own (padded), so that
-/// retaining one does not slow down retaining its neighbour on another core (false sharing).
+/// entry and its lock, each published snapshot and each ``Kept`` box, fill cache lines of their
+/// own (padded), so that counting or retaining one, or reading it, does not slow down a
+/// neighbour written on another core (false sharing).
 @usableFromInline
 final class RegistryEntry: Sendable, KeptSlot {
     /// What a resolve reads of the entry: the binding, and the box of the instance kept strongly.
@@ -222,10 +226,16 @@ final class RegistryEntry: Sendable, KeptSlot {
     private final class Published: @unchecked Sendable {
         let binding: Binding
         let box: AnyObject?
+        /// `box`, for a reader to lend out without retaining it (the snapshot holds it).
+        let borrowedBox: Borrowed<AnyObject>?
+        /// Read on every resolve of its entry: no object another thread writes to (a singleton
+        /// made next) may share its cache line.
+        private let padding = CacheLinePadding()
 
         init(_ binding: Binding, _ box: AnyObject?) {
             self.binding = binding
             self.box = box
+            borrowedBox = box.map(Borrowed.init)
         }
     }
 
@@ -233,6 +243,9 @@ final class RegistryEntry: Sendable, KeptSlot {
         var binding: Binding
         var kept = KeptState.empty
         var published: Published
+        /// Snapshots replaced while a reader was in flight that hold nothing the current one
+        /// does not (invariant 5).
+        var retired: [Published] = []
     }
 
     private let state: Locked<State>
@@ -253,11 +266,15 @@ final class RegistryEntry: Sendable, KeptSlot {
         return (binding.takeRetainedValue(), box?.takeRetainedValue())
     }
 
-    /// The `Kept<Service>` box of the instance kept strongly, if any, or else the binding: what
-    /// a resolve needs (invariant 5).
-    func readUnlessKept() -> (binding: Binding?, box: AnyObject?) {
-        let (binding, box) = reading { ($0.box == nil ? retained($0.binding) : nil, $0.box.map(retained)) }
-        return (binding?.takeRetainedValue(), box?.takeRetainedValue())
+    /// The binding, unless an instance is kept strongly: then `nil`, and `kept` has taken the
+    /// instance out of its `Kept<Service>` box, which it borrows — the snapshot holds the box
+    /// while the read is counted (invariant 5), and `kept` runs no user code.
+    func bindingUnlessKept(else kept: (Borrowed<AnyObject>) -> Void) -> Binding? {
+        reading { published -> Unmanaged<Binding>? in
+            guard let box = published.borrowedBox else { return retained(published.binding) }
+            kept(box)
+            return nil
+        }?.takeRetainedValue()
     }
 
     /// What `body` takes from the published snapshot, counted in `readers` (invariant 5): it
@@ -267,6 +284,12 @@ final class RegistryEntry: Sendable, KeptSlot {
         readers.wrappingAdd(1, ordering: .sequentiallyConsistent)
         defer { readers.wrappingSubtract(1, ordering: .sequentiallyConsistent) }
         return published.load(ordering: .sequentiallyConsistent)._withUnsafeGuaranteedRef(body)
+    }
+
+    /// Runs `body` counted as a reader of the entry, as a resolve reading it is: for tests of
+    /// what a writer does meanwhile (invariant 5).
+    func whileReading<Result>(_ body: () -> Result) -> Result {
+        reading { _ in body() }
     }
 
     /// Replaces the binding. The replaced one's kept instance is let go; an instance being made
@@ -284,19 +307,27 @@ final class RegistryEntry: Sendable, KeptSlot {
     }
 
     /// Runs `body` on the state under the lock and publishes what it leaves; then, if that
-    /// changed, waits until no reader can hold the old snapshot before letting go of it
-    /// (invariant 5).
+    /// changed, waits until no reader can hold the old snapshot before letting go of it — unless
+    /// the old one holds nothing the new one does not (invariant 5).
     private func change<Result>(_ body: (inout State) -> Result) -> Result {
-        let (result, replaced) = state.withLock { state -> (Result, Published?) in
+        let (result, replaced, waits) = state.withLock { state -> (Result, [Published], Bool) in
             let result = body(&state)
             let box: AnyObject? = if case .strong(let box) = state.kept { box } else { nil }
-            guard state.published.binding !== state.binding || state.published.box !== box else { return (result, nil) }
+            guard state.published.binding !== state.binding || state.published.box !== box else {
+                return (result, [], false)
+            }
             let old = state.published
             state.published = Published(state.binding, box)
             published.store(Unmanaged.passUnretained(state.published), ordering: .sequentiallyConsistent)
-            return (result, old)
+            let holdsMore = old.binding !== state.binding || old.box != nil
+            if !holdsMore, readers.load(ordering: .sequentiallyConsistent) != 0 {
+                state.retired.append(old)  // Nothing to let go: no wait (the caller may hold a lock).
+                return (result, [], false)
+            }
+            defer { state.retired = [] }
+            return (result, [old] + state.retired, holdsMore)
         }
-        if replaced != nil {
+        if waits {
             while readers.load(ordering: .sequentiallyConsistent) != 0 { Platform.yieldThread() }
         }
         withExtendedLifetime(replaced) {}

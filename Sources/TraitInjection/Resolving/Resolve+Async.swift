@@ -76,7 +76,6 @@ extension Resolve {
         switch try await resolveAsync(
             key, ArgumentValues.of(repeat each arguments), from: lookup, at: frame, factories: factories)
         {
-        case .kept(let box): return unsafeDowncast(box, to: Kept<Service>.self).instance
         case .instance(let instance): return instance as! Service
         case .made, .expired: preconditionFailure("an async resolve hands back what it made, and never expires")
         case .unregistered:
@@ -98,7 +97,7 @@ extension Resolve {
             return .unregistered
         }
         let (binding, box) = slot.read()
-        if !isObserved, let box { return .kept(box) }
+        if !isObserved, let box { return .instance((box as! any KeptBox).value) }
         let lookup = binding.isShared ? owner : lookup
         return try await observe(binding, at: frame, isCached: isCached(binding, slot, lookup, values)) {
             () async throws(ResolutionError) in

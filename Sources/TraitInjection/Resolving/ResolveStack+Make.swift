@@ -11,7 +11,7 @@ typealias MakeCall = (Binding, Resolution) throws -> ObjectIdentifier
 
 extension ResolveStack {
     /// Resolves the registration under `key` with `values` at position (`t`, `f`), looked up
-    /// from `lookup`.
+    /// from `lookup`; `kept` takes a kept instance out of its box (then the result is `.made`).
     func resolve(
         _ key: ServiceKey,
         _ values: ArgumentValues?,
@@ -20,16 +20,22 @@ extension ResolveStack {
         _ f: Int,
         on thread: ResolvingThread,
         factory: MakeCall,
-        instance: () -> Any
+        instance: () -> Any,
+        kept: (Borrowed<AnyObject>) -> Void
     ) throws(ResolutionError) -> Found {
         if let owner = unwindsTo(of: t) { try Self.checkSuspension(of: owner) }
         guard let (entry, owner) = lookup.entryAndParent(for: key) ?? childOnly(key, from: lookup, at: t, f) else {
             return .unregistered
         }
-        let (binding, box) = entry.with { $0.read() }
+        let binding: Binding
+        if isObserved(t) {
+            binding = entry.with { $0.read().binding }
+        } else {
+            guard let unkept = entry.with({ $0.bindingUnlessKept(else: kept) }) else { return .made }
+            binding = unkept
+        }
         return try resolve(
-            binding, box, keptIn: entry.object, by: owner, from: lookup, at: t, f, values, factory, instance, on: thread
-        )
+            binding, keptIn: entry.object, by: owner, from: lookup, at: t, f, values, factory, instance, on: thread)
     }
 
     /// Throws if `owner`, the async resolve a section unwinds to, is to suspend.
@@ -38,10 +44,10 @@ extension ResolveStack {
         if let pending = owner.pendingSuspension { throw .suspension(for: pending) }
     }
 
-    /// Resolves `binding`, read from `entry` with its kept `box`, at position (`t`, `f`).
+    /// Resolves `binding`, read from `entry` (which keeps no instance for it, or is observed),
+    /// at position (`t`, `f`).
     func resolve(
         _ binding: Binding,
-        _ box: AnyObject?,
         keptIn entry: RegistryEntry,
         by owner: Container?,
         from lookup: Container,
@@ -53,7 +59,6 @@ extension ResolveStack {
         on thread: ResolvingThread
     ) throws(ResolutionError) -> Found {
         guard isObserved(t) else {
-            if let box { return .kept(box) }
             return try make(
                 binding, keptIn: entry, by: owner, from: lookup, at: t, f, values, factory, instance, on: thread)
         }

@@ -660,7 +660,11 @@ final class ResolveStack: @unchecked Sendable {
         var index = storage.pointee.graph.count
         while index > storage.pointee.tops[t].graphStart {
             index -= 1
-            if storage.pointee.graph[index].top == t, storage.pointee.graph[index].matches(binding, lookup, hashed) {
+            // The identities first, field by field: a call on the whole entry would copy it.
+            guard storage.pointee.graph[index].binding === binding, storage.pointee.graph[index].lookup === lookup,
+                storage.pointee.graph[index].top == t
+            else { continue }
+            if !binding.takesArguments || storage.pointee.graph[index].matches(binding, lookup, hashed) {
                 return storage.pointee.graph[index].instance
             }
         }

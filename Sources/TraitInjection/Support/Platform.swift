@@ -184,8 +184,9 @@ enum Platform {
 /// A reference that is not retained, in a record that something else keeps the object alive
 /// for: each record that holds one says what holds its object, and until when, and reads it only
 /// then (``ResolveStack``'s borrowing rule).
+@usableFromInline
 struct Borrowed<Object: AnyObject> {
-    private let reference: Unmanaged<Object>
+    @usableFromInline let reference: Unmanaged<Object>
 
     init(_ object: Object) {
         reference = Unmanaged.passUnretained(object)
@@ -195,6 +196,7 @@ struct Borrowed<Object: AnyObject> {
     var object: Object { reference.takeUnretainedValue() }
 
     /// Runs `body` with the object, which nothing retains meanwhile.
+    @inlinable
     func with<Result, Failure: Error>(_ body: (Object) throws(Failure) -> Result) throws(Failure) -> Result {
         do {
             return try reference._withUnsafeGuaranteedRef { try body($0) }

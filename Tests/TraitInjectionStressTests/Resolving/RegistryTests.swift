@@ -118,6 +118,39 @@ struct RegistryTests {
         #expect(try container.resolve(Probe.self).number == 2)
     }
 
+    @Test("A singleton is published while a resolve reads its entry, without waiting for that read")
+    func publicationDoesNotWaitForReaders() throws {
+        let container = Container()
+        let captured = DeinitCounter()
+        let kept = DeinitCounter()
+        do {
+            let probe = Probe(number: 1, deinits: captured)
+            container.register(Probe.self) { _ in Probe(number: probe.number, deinits: kept) }.inScope(.container)
+        }
+        let entry = try #require(container.entry(of: Probe.self))
+        // Another thread makes and publishes the singleton (under `Waits`' monitor) while a read
+        // of the entry is in flight here: publishing lets go of nothing, so it does not wait.
+        let published = entry.whileReading {
+            let ended = Gate()
+            _ = OwnThread {
+                _ = try? container.resolve(Probe.self)
+                ended.open()
+            }
+            // A hang guard, not a timing: the old engine waited for this read to end.
+            return waitUntil { ended.opened }
+        }
+        #expect(published)
+        let first = try container.resolve(Probe.self)
+        #expect(first === (try container.resolve(Probe.self)))
+        #expect(entry.keptInstance as AnyObject? === first)
+        // Replacing the registration waits for readers (there are none now) and lets go of every
+        // snapshot kept meanwhile, with the old registration and its instance.
+        container.register(Probe.self) { _ in Probe(number: 2, deinits: kept) }.inScope(.container)
+        #expect(captured.count == 1)
+        #expect(try container.resolve(Probe.self).number == 2)
+        withExtendedLifetime(first) {}
+    }
+
     @Test("A dropped container lets go of every registration, kept instance and index")
     func droppedRegistryLetsGo() throws {
         let captured = DeinitCounter()
