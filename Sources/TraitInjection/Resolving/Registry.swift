@@ -269,6 +269,10 @@ final class RegistryEntry: Sendable, KeptSlot {
     /// The binding, unless an instance is kept strongly: then `nil`, and `kept` has taken the
     /// instance out of its `Kept<Service>` box, which it borrows — the snapshot holds the box
     /// while the read is counted (invariant 5), and `kept` runs no user code.
+    ///
+    /// Out of line, so that `kept` (which retains the instance: a copy, not ``retained(_:)``) stays
+    /// an opaque call that ends before the count goes down, however the call site is optimised.
+    @inline(never)
     func bindingUnlessKept(else kept: (Borrowed<AnyObject>) -> Void) -> Binding? {
         reading { published -> Unmanaged<Binding>? in
             guard let box = published.borrowedBox else { return retained(published.binding) }
