@@ -48,8 +48,8 @@ final class DryRunFindings: Sendable {
             }
         }
         guard let holder = frame?.chain.first(where: { $0.binding.isShared })?.binding else { return }
-        if holder.scope == .shared(.container), dependency.scope.isWeak {
-            add(.singletonKeepsWeak, holder, dependency)
+        if holder.scope == .shared(.container), case .shared(let scope) = dependency.scope, scope != .container {
+            add(scope.holdsWeakly ? .singletonKeepsWeak : .singletonKeepsAppScoped, holder, dependency)
         }
         if holder.reinitializeStrategy == .reUse, dependency.isShared, dependency.reinitializeStrategy == .reCreate {
             add(.reUseKeepsReCreate, holder, dependency)
@@ -76,7 +76,8 @@ final class DryRunFindings: Sendable {
     }
 
     private func add(_ rule: LifetimeProblem.Rule, _ holder: Binding, _ dependency: Binding) {
-        let problem = LifetimeProblem(rule: rule, holder: holder.step, dependency: dependency.step)
+        let problem = LifetimeProblem(
+            rule: rule, dependencyScope: dependency.scope.description, holder: holder.step, dependency: dependency.step)
         found.withLock { found in
             if !found.problems.contains(problem) { found.problems.append(problem) }
         }

@@ -143,6 +143,7 @@ extension DependencyGraph.LifetimeEdge {
     var label: String {
         switch problem.rule {
         case .singletonKeepsWeak: "keeps .weak"
+        case .singletonKeepsAppScoped: "keeps .\(problem.dependencyScope)"
         case .reUseKeepsReCreate: "keeps .reCreate"
         case .parentNeedsChild: "needs, child only"
         }

@@ -16,6 +16,10 @@ public struct LifetimeProblem: Sendable, Hashable, CustomStringConvertible {
         /// A ``Scope/container`` instance keeps a ``Scope/weak`` one, which then lives as long as
         /// the container.
         case singletonKeepsWeak
+        /// A ``Scope/container`` instance keeps one of a scope an app defines and resets (a
+        /// ``SharedScope`` such as a session's): after ``Container/resetScopedInstances(in:)``
+        /// the rest of the app gets a new one, and the singleton still holds the old one.
+        case singletonKeepsAppScoped
         /// An instance kept across ``Container/reinitialize()`` (``ReinitializeStrategy/reUse``)
         /// keeps one that `reinitialize()` creates again (``ReinitializeStrategy/reCreate``): it
         /// holds the old one afterwards.
@@ -27,6 +31,8 @@ public struct LifetimeProblem: Sendable, Hashable, CustomStringConvertible {
 
     /// The rule broken.
     public let rule: Rule
+    /// The name of the dependency's scope, for the description.
+    let dependencyScope: String
     /// The longer-lived registration, the one that keeps the other.
     public let holder: ResolutionError.Step
     /// The registration it keeps, or for ``Rule/parentNeedsChild`` the child's registration it
@@ -37,11 +43,20 @@ public struct LifetimeProblem: Sendable, Hashable, CustomStringConvertible {
         switch rule {
         case .singletonKeepsWeak:
             return """
-                \(holder) is a `.container` singleton that keeps \(dependency), which is `.weak`: \
+                \(holder) is a `.container` singleton that keeps \(dependency), which is \
+                `.\(dependencyScope)` (held weakly): \
                 the singleton holds it for as long as the container lives, so it is never \
                 released. Make \(dependency.service) `.container`, make \(holder.service) \
                 shorter-lived, or take a `Provider<\(dependency.service)>` and resolve it when \
                 needed.
+                """
+        case .singletonKeepsAppScoped:
+            return """
+                \(holder) is a `.container` singleton that keeps \(dependency), which is in the \
+                `\(dependencyScope)` scope: when that scope is reset, the rest of the app gets a new \
+                \(dependency.service) and the singleton still holds the old one. Put \
+                \(holder.service) in the `\(dependencyScope)` scope too, or take a \
+                `Provider<\(dependency.service)>` and resolve it when needed.
                 """
         case .reUseKeepsReCreate:
             return """
