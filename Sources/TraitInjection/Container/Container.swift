@@ -178,7 +178,7 @@ public final class Container: Sendable, Resolver {
     /// A parent's instances stay: the parent shares them with its other children and the rest of
     /// the app, which a child has no say over. Call it on the parent to reset those.
     public func resetScopedInstances() {
-        reset { _ in true }
+        reset { $0.scope.isReached(byResetOf: nil) }
     }
 
     /// Drops the instances kept here by `scope` — a session scope's on sign-out, say; the next
@@ -188,7 +188,7 @@ public final class Container: Sendable, Resolver {
     /// container.resetScopedInstances(in: .session)
     /// ```
     public func resetScopedInstances(in scope: SharedScope) {
-        reset { $0.scope == .shared(scope) }
+        reset { $0.scope.isReached(byResetOf: scope) }
     }
 
     /// Drops the instance kept here for `service` under `name` with these argument types, if its

@@ -136,19 +136,52 @@ public final class SharedScope: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// A scope, without its service type.
+/// A scope as the engine asks it, without its service type: whether and how it keeps an
+/// instance, whether a reset reaches what it keeps, and how long that lives. A new keeping rule
+/// (an expiring scope, say) is a case here and its answers.
 enum ScopeKind: Hashable, Sendable, CustomStringConvertible {
     case transient, graph
     case shared(SharedScope)
+
+    /// How long what a scope keeps lives, shortest first: ``Container/verify()`` reports a
+    /// `.container` instance that keeps one of a shorter-lived shared scope.
+    enum Lifetime: Comparable {
+        /// Nothing is kept beyond the resolve (`.transient`, `.graph`).
+        case resolve
+        /// Kept while something else holds it (`.weak`, or a weak scope of the app's).
+        case whileHeld
+        /// Kept until the app resets the scope (a ``SharedScope`` of the app's, such as a session's).
+        case untilReset
+        /// Kept as long as the container (`.container`).
+        case container
+    }
+
+    var lifetime: Lifetime {
+        switch self {
+        case .transient, .graph: .resolve
+        case .shared(let scope) where scope.holdsWeakly: .whileHeld
+        case .shared(let scope): scope == .container ? .container : .untilReset
+        }
+    }
 
     /// Whether instances are kept by the registration and shared across resolves and threads.
     var isShared: Bool {
         if case .shared = self { true } else { false }
     }
 
-    /// Whether a shared scope holds its instances weakly.
-    var isWeak: Bool {
-        if case .shared(let scope) = self { scope.holdsWeakly } else { false }
+    /// What the scope keeps of a new `instance` of `Service`: its `Kept<Service>` box, a weak
+    /// reference to it, or nothing — a weak scope keeps objects only, and hands a value out
+    /// unkept, as `.transient` does.
+    func keep<Service>(_ instance: Any, as _: Service.Type) -> KeptState {
+        guard lifetime == .whileHeld else { return .strong(Kept(instance as! Service)) }
+        guard type(of: instance) is AnyClass else { return .empty }
+        return .weak(WeakReference(instance as AnyObject))
+    }
+
+    /// Whether dropping the instances of `scope` (`nil`: of every scope) drops what this one keeps.
+    func isReached(byResetOf scope: SharedScope?) -> Bool {
+        guard case .shared(let own) = self else { return false }
+        return scope.map { $0 == own } ?? true
     }
 
     var description: String {

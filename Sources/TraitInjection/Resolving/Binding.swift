@@ -88,13 +88,7 @@ final class Binding: Sendable {
                 completions.contains { if case .async = $0 { true } else { false } }
             }
         isPlain = !isShared && !needsAsyncResolve && !isMainActor
-        let isWeak = scope.isWeak
-        keep = { instance in
-            guard isWeak else { return .strong(Kept(instance as! Service)) }
-            // `.weak` keeps objects only: a value is handed out and not kept, as by `.transient`.
-            guard type(of: instance) is AnyClass else { return .empty }
-            return .weak(WeakReference(instance as AnyObject))
-        }
+        keep = { instance in scope.keep(instance, as: Service.self) }
         let name = description.name
         verify = { r throws(ResolutionError) in _ = try r.resolve(Service.self, name: name) }
         verifyAsync = { r throws(ResolutionError) in _ = try await r.resolve(Service.self, name: name) }

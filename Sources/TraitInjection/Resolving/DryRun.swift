@@ -48,8 +48,12 @@ final class DryRunFindings: Sendable {
             }
         }
         guard let holder = frame?.chain.first(where: { $0.binding.isShared })?.binding else { return }
-        if holder.scope == .shared(.container), case .shared(let scope) = dependency.scope, scope != .container {
-            add(scope.holdsWeakly ? .singletonKeepsWeak : .singletonKeepsAppScoped, holder, dependency)
+        if holder.scope.lifetime == .container {
+            switch dependency.scope.lifetime {
+            case .whileHeld: add(.singletonKeepsWeak, holder, dependency)
+            case .untilReset: add(.singletonKeepsAppScoped, holder, dependency)
+            case .resolve, .container: break
+            }
         }
         if holder.reinitializeStrategy == .reUse, dependency.isShared, dependency.reinitializeStrategy == .reCreate {
             add(.reUseKeepsReCreate, holder, dependency)
