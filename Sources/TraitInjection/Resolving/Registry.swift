@@ -310,6 +310,9 @@ final class RegistryEntry: Sendable, KeptSlot {
         change { state in body(&state.kept, state.binding) }
     }
 
+    /// Whether a reader is in flight (invariant 5).
+    private var isRead: Bool { readers.load(ordering: .sequentiallyConsistent) != 0 }
+
     /// Runs `body` on the state under the lock and publishes what it leaves; then, if that
     /// changed, waits until no reader can hold the old snapshot before letting go of it — unless
     /// the old one holds nothing the new one does not (invariant 5).
@@ -324,7 +327,7 @@ final class RegistryEntry: Sendable, KeptSlot {
             state.published = Published(state.binding, box)
             published.store(Unmanaged.passUnretained(state.published), ordering: .sequentiallyConsistent)
             let holdsMore = old.binding !== state.binding || old.box != nil
-            if !holdsMore, readers.load(ordering: .sequentiallyConsistent) != 0 {
+            if !holdsMore, isRead {
                 state.retired.append(old)  // Nothing to let go: no wait (the caller may hold a lock).
                 return (result, [], false)
             }
@@ -332,7 +335,7 @@ final class RegistryEntry: Sendable, KeptSlot {
             return (result, [old] + state.retired, holdsMore)
         }
         if waits {
-            while readers.load(ordering: .sequentiallyConsistent) != 0 { Platform.yieldThread() }
+            while isRead { Platform.yieldThread() }
         }
         withExtendedLifetime(replaced) {}
         return result
