@@ -41,7 +41,7 @@ final class ResolvingThread {
         if let (low, high) = Platform.stackBounds() {
             let margin = min(LargerStack.margin, (high - low) / 4 * 3)
             let mainActorMargin = min(2 * margin, (high - low) / 4 * 3)
-            stackLimits = (low + margin, low + margin / 2, low + mainActorMargin)
+            stackLimits = (low + margin, low + margin, low + mainActorMargin)
         } else {
             stackLimits = (0, 0, 0)
         }
@@ -51,7 +51,8 @@ final class ResolvingThread {
     }
 
     /// Below the first address the stack is nearly used up, and a chain goes on on a helper
-    /// thread; below the second (half as far from the end) a factory that must run on this
+    /// thread; below the second (the same: a whole margin, since a level of a factory with large
+    /// locals under AddressSanitizer takes more than half of one) a factory that must run on this
     /// thread — a main-actor one on the main actor's — does not start; on the main actor's
     /// thread, a chain moves already below the third (twice as far), so that the main-actor
     /// factories the helper hands back have room while the thread waits. 0 where the platform
