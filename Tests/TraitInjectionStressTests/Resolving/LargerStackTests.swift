@@ -24,7 +24,7 @@ struct LargerStackTests {
     }
 
     @Test(
-        "A thread's stack limit is 128 KiB above its base, or three quarters of its stack if that is less; half as far, it is exhausted",
+        "A thread's stack limit is 128 KiB above its base, or three quarters of its stack if that is less; there it is exhausted too",
         arguments: [64, 512])
     func stackLimit(kibibytes: Int) async throws {
         let found = Mutex<(low: UInt, high: UInt, limit: UInt, exhausted: UInt)?>(nil)
@@ -39,7 +39,9 @@ struct LargerStackTests {
         #expect(size >= UInt(kibibytes * 1024))
         #expect(limit > low && limit < high)
         #expect(limit - low == min(128 * 1024, size / 4 * 3))
-        #expect(exhausted - low == (limit - low) / 2)
+        // A factory that must run on this thread needs the whole margin: a level of one with
+        // large locals under AddressSanitizer takes more than half of it.
+        #expect(exhausted == limit)
     }
 
     /// Recurses, keeping a buffer on the stack at each level as a resolve's frames would, until
