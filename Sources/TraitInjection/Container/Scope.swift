@@ -145,7 +145,7 @@ enum ScopeKind: Hashable, Sendable, CustomStringConvertible {
 
     /// How long what a scope keeps lives, shortest first: ``Container/verify()`` reports a
     /// `.container` instance that keeps one of a shorter-lived shared scope.
-    enum Lifetime: Comparable {
+    enum Lifetime {
         /// Nothing is kept beyond the resolve (`.transient`, `.graph`).
         case resolve
         /// Kept while something else holds it (`.weak`, or a weak scope of the app's).

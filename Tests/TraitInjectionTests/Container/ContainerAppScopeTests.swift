@@ -27,6 +27,28 @@ struct ContainerAppScopeTests {
         init(cart: Cart, database: Database) { (self.cart, self.database) = (cart, database) }
     }
 
+    /// A session's cart, a `.container` database, and a checkout over both in `scope`.
+    static func checkoutContainer(checkoutIn scope: Scope<Checkout>) -> Container {
+        let container = Container()
+        container.register(Cart.self) { _ in Cart() }.inScope(.session)
+        container.register(Database.self) { _ in Database() }.inScope(.container)
+        container.register(Checkout.self) { r in
+            Checkout(cart: try r.resolve(Cart.self), database: try r.resolve(Database.self))
+        }
+        .inScope(scope)
+        return container
+    }
+
+    /// The lifetime problems `verify()` reports, or none if it passes.
+    static func lifetimeProblems(_ container: Container) -> [LifetimeProblem] {
+        do {
+            try container.verify()
+            return []
+        } catch {
+            return error.lifetimeProblems
+        }
+    }
+
     @Test("One instance until the app resets its scope; that reset drops the scope's instances only")
     func sharedUntilReset() throws {
         let container = Container()
@@ -64,15 +86,8 @@ struct ContainerAppScopeTests {
 
     @Test("verify() reports a .container singleton that keeps an instance of the app's scope")
     func singletonKeepsAppScoped() throws {
-        let container = Container()
-        container.register(Cart.self) { _ in Cart() }.inScope(.session)
-        container.register(Database.self) { _ in Database() }.inScope(.container)
-        container.register(Checkout.self) { r in
-            Checkout(cart: try r.resolve(Cart.self), database: try r.resolve(Database.self))
-        }
-        .inScope(.container)
-        var problems: [LifetimeProblem] = []
-        do { try container.verify() } catch { problems = error.lifetimeProblems }
+        let container = Self.checkoutContainer(checkoutIn: .container)
+        let problems = Self.lifetimeProblems(container)
         #expect(problems.map(\.rule) == [.singletonKeepsAppScoped])
         let problem = try #require(problems.first)
         #expect(problem.holder.service.hasSuffix("Checkout") && problem.dependency.service.hasSuffix("Cart"))
@@ -91,13 +106,7 @@ struct ContainerAppScopeTests {
 
     @Test("Within the app's scope, or kept by a weak scope of its own, it is no problem")
     func sameScopeIsNoProblem() throws {
-        let container = Container()
-        container.register(Cart.self) { _ in Cart() }.inScope(.session)
-        container.register(Database.self) { _ in Database() }.inScope(.container)
-        container.register(Checkout.self) { r in
-            Checkout(cart: try r.resolve(Cart.self), database: try r.resolve(Database.self))
-        }
-        .inScope(.session)
+        let container = Self.checkoutContainer(checkoutIn: .session)
         try container.verify()
         // A `.container` singleton keeping an instance of a weak scope of the app's is the
         // `.weak` rule.
@@ -107,8 +116,7 @@ struct ContainerAppScopeTests {
         }
         container.register(Screen.self) { _ in Screen() }.inScope(.screen)
         container.register(Holder.self) { r in Holder(screen: try r.resolve(Screen.self)) }.inScope(.container)
-        var problems: [LifetimeProblem] = []
-        do { try container.verify() } catch { problems = error.lifetimeProblems }
+        let problems = Self.lifetimeProblems(container)
         #expect(problems.map(\.rule) == [.singletonKeepsWeak])
         #expect(problems.first?.description.contains("`.screen` (held weakly)") == true)
     }
