@@ -323,12 +323,15 @@ extension ResolveStack {
             ? binding.completions(
                 of: instance, type, from: lookup, creation: creation, part: isSection(t) ? serial(ofTop: t) : nil)
             : []
-        if binding.isPerResolve(inDryRun: heavy(of: t)?.isDryRun == true),
-            let first = keepGraphInstance(
-                instance, of: binding, from: lookup, values, at: t,
-                isLast: isTopInstance(at: t, f) && completions.isEmpty)
-        {
-            return .instance(first)  // Another task of this resolve made one first: that one is the graph's.
+        if binding.isPerResolve(inDryRun: heavy(of: t)?.isDryRun == true) {
+            let isLast = isTopInstance(at: t, f) && completions.isEmpty
+            if isSection(t) {
+                if let first = heavy(t).keepGraphInstance(instance, of: binding, from: lookup, values, isLast: isLast) {
+                    return .instance(first)  // Another task of this resolve made one first: that one is the graph's.
+                }
+            } else {
+                keepGraphInstance(instance, of: binding, from: lookup, values, at: t, isLast: isLast)
+            }
         }
         let expired = {
             ResolutionError(

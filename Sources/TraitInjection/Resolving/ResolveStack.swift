@@ -656,18 +656,17 @@ final class ResolveStack: @unchecked Sendable {
     /// if any: its own, or else one of the graph it inherited, which becomes its own too.
     func graphInstance(_ binding: Binding, from lookup: Container, _ values: ArgumentValues?, at t: Int) -> Any? {
         if isSection(t) { return heavy(of: t)!.graphInstance(binding, from: lookup, values) }
-        let hashed = binding.takesArguments ? values?.hashed : nil
-        var index = storage.pointee.graph.count
-        while index > storage.pointee.tops[t].graphStart {
-            index -= 1
-            // The identities first, field by field: a call on the whole entry would copy it.
-            guard storage.pointee.graph[index].binding === binding, storage.pointee.graph[index].lookup === lookup,
-                storage.pointee.graph[index].top == t
-            else { continue }
-            if !binding.takesArguments || storage.pointee.graph[index].matches(binding, lookup, hashed) {
-                return storage.pointee.graph[index].instance
+        // Arguments only where the binding takes them: an `ArgumentValues?` is destroyed through witnesses.
+        let index: Int?
+        if binding.takesArguments {
+            let hashed = values?.hashed
+            index = graphIndex(of: binding, from: lookup, at: t) {
+                storage.pointee.graph[$0].matches(binding, lookup, hashed)
             }
+        } else {
+            index = graphIndex(of: binding, from: lookup, at: t)
         }
+        if let index { return storage.pointee.graph[index].instance }
         guard !binding.takesArguments, let found = inherited(of: t)?.instance(of: binding, from: lookup) else {
             return nil
         }
@@ -677,10 +676,27 @@ final class ResolveStack: @unchecked Sendable {
         return found
     }
 
+    /// Where top `t`'s own `.graph` instance of `binding` from `lookup` is in `graph`: the last
+    /// entry of the same identities that `matches` too.
+    private func graphIndex(
+        of binding: Binding, from lookup: Container, at t: Int, where matches: (Int) -> Bool = { _ in true }
+    ) -> Int? {
+        var index = storage.pointee.graph.count
+        while index > storage.pointee.tops[t].graphStart {
+            index -= 1
+            // The identities first, field by field: a call on the whole entry would copy it.
+            if storage.pointee.graph[index].binding === binding, storage.pointee.graph[index].lookup === lookup,
+                storage.pointee.graph[index].top == t, matches(index)
+            {
+                return index
+            }
+        }
+        return nil
+    }
+
     /// Keeps `instance` as top `t`'s `.graph` instance of `binding` from `lookup` — unless
-    /// `isLast` and nothing of the resolve runs after it to ask for it.
-    ///
-    /// - Returns: The instance another task of the resolve kept first, if one did.
+    /// `isLast` and nothing of the resolve runs after it to ask for it. (A section keeps it in
+    /// its async resolve: ``Resolve/keepGraphInstance(_:of:from:_:isLast:)``.)
     func keepGraphInstance(
         _ instance: Any,
         of binding: Binding,
@@ -688,17 +704,13 @@ final class ResolveStack: @unchecked Sendable {
         _ values: ArgumentValues?,
         at t: Int,
         isLast: Bool
-    ) -> Any? {
-        if isSection(t) {
-            return heavy(of: t)!.keepGraphInstance(instance, of: binding, from: lookup, values, isLast: isLast)
-        }
-        if isLast, heavy(of: t)?.mayAskForGraph != true { return nil }
+    ) {
+        if isLast, heavy(of: t)?.mayAskForGraph != true { return }
         if t != storage.pointee.topCount - 1 { holdOuterRecords() }
         storage.pointee.graph.append(
             GraphEntry(
                 binding: binding, lookup: lookup, arguments: binding.takesArguments ? values?.hashed : nil,
                 instance: instance, top: t))
-        return nil
     }
 
     /// The `.graph` instances of top `t`.
