@@ -88,3 +88,179 @@ extension KeptSlot {
         }
     }
 }
+
+/// The changes of a creation's state, under ``Waits``' monitor: each wakes every waiter to look
+/// again. What a change lets go is returned, for the caller to release after the monitor.
+extension Waits {
+    /// Records `instance` as made for `creation`, with `completions` to run before it is complete.
+    ///
+    /// - Returns: `false` if its resolve has ended or failed meanwhile (a task its factory did not
+    ///   await made it late): then it is abandoned, and its waiters claim again.
+    func made(_ creation: Creation, instance: Any, keeping kept: KeptState, completions: Int) -> Bool {
+        let (isMade, released) = changing { () -> (Bool, [Any]) in
+            guard creation.owner.isRunning, case .pending = creation.outcome else {
+                return (false, abandon(creation, because: nil))
+            }
+            creation.instance = instance
+            creation.kept = kept
+            creation.completionsLeft = completions
+            creation.creator = nil
+            return (true, [])
+        }
+        withExtendedLifetime(released) {}
+        return isMade
+    }
+
+    /// Records that `frame` makes `creation`.
+    func creating(_ creation: Creation, at frame: Frame) {
+        locked { creation.creator = frame }
+    }
+
+    /// Whether `slot` holds an instance being made by the tree of `resolve` that is already made:
+    /// a resolve of the tree gets it (for the trace).
+    func isMade(_ slot: any KeptSlot, forTreeOf resolve: Resolve) -> Bool {
+        guard case .creating(let creation) = slot.withKept({ kept, _ in kept }) else { return false }
+        return locked { creation.instance != nil && creation.owner.isInTree(of: resolve) }
+    }
+
+    /// Whether `resolve` still owns `creation` and so runs its completion `pending` now.
+    func beginCompletion(_ creation: Creation, _ pending: Resolve.Pending, by resolve: Resolve) -> Bool {
+        locked {
+            guard creation.owner === resolve, case .pending = creation.outcome else { return false }
+            creation.running = pending
+            return true
+        }
+    }
+
+    /// Ends the run of a completion of `creation` by `resolve`.
+    ///
+    /// - Returns: `false` if the creation was handed over meanwhile: that run does not count (it
+    ///   runs again in the resolve that has it now).
+    func endCompletion(_ creation: Creation, by resolve: Resolve, succeeded: Bool) -> Bool {
+        changing { () -> Bool in
+            guard creation.owner === resolve, creation.running != nil else { return false }
+            creation.running = nil
+            if succeeded { creation.completionsLeft -= 1 } else { creation.completionFailed = true }
+            return true
+        }
+    }
+
+    /// Abandons the creations of `claims` that `resolve` still owns; returns what they held, for
+    /// the caller to let go. Their waiters get `error`, or claim again if it is `nil` — but a
+    /// creation handed to `resolve` goes back to the resolve that handed it over, with the
+    /// completions of it still in `queue`, if that one waits for it and none of them failed: its
+    /// factory succeeded, and that resolve can complete and publish it.
+    func abandon(
+        _ claims: [Creation],
+        by resolve: Resolve,
+        because error: ResolutionError?,
+        queue: [Resolve.Pending] = []
+    ) -> [Any] {
+        changing {
+            claims.filter { $0.owner === resolve }.flatMap { creation in
+                error == nil && giveBack(creation, queue) ? [] : abandon(creation, because: error)
+            }
+        }
+    }
+
+    /// Gives `creation` back to the resolve that handed it over (see ``abandon(_:by:because:queue:)``).
+    private func giveBack(_ creation: Creation, _ queue: [Resolve.Pending]) -> Bool {
+        guard let giver = creation.giver, !creation.completionFailed, case .pending = creation.outcome else {
+            return false
+        }
+        let isTaken = giver.state.withLock { state -> Bool in
+            guard state.phase == .running, let index = state.yielded.firstIndex(where: { $0 === creation }) else {
+                return false
+            }
+            state.yielded.remove(at: index)
+            state.queue += queue.filter { $0.creation === creation }
+            return true
+        }
+        guard isTaken else { return false }
+        (creation.owner, creation.giver, creation.running) = (giver, nil, nil)
+        return true
+    }
+
+    /// Settles what a successful `resolve` still owns of `claims`: the outermost resolve (or a
+    /// nested one whose outer resolve has succeeded already) publishes it; a nested one hands it
+    /// to its outer resolve; if that one has failed, it is abandoned and this returns `false`.
+    func settle(_ claims: [Creation], endedBy resolve: Resolve) -> Bool {
+        let (handled, released) = changing { () -> (Bool, [Any]) in
+            let mine = claims.filter { creation in
+                guard creation.owner === resolve, case .pending = creation.outcome else { return false }
+                return true
+            }
+            guard let outer = resolve.outer else { return (true, mine.flatMap(publish)) }
+            let phase = outer.state.withLock { state -> Resolve.Phase in
+                if state.phase == .running { state.claims += mine }
+                return state.phase
+            }
+            switch phase {
+            case .running:
+                for creation in mine { creation.owner = outer }
+                return (true, [])
+            case .succeeded:
+                return (true, mine.flatMap(publish))
+            case .failed:
+                // A `container.resolveAsync` started by a task a failed resolve's factory did not
+                // await: it stands alone now.
+                return (true, mine.flatMap(publish))
+            }
+        }
+        withExtendedLifetime(released) {}
+        return handled
+    }
+
+    /// The first of the creations `resolve` handed over (`yielded`) that is neither published
+    /// nor back with it, to wait for at its end; `nil` once there is none.
+    ///
+    /// - Throws: the error of one that was abandoned: what this resolve made is not kept.
+    func unsettled(_ yielded: [Creation], of resolve: Resolve) throws(ResolutionError) -> Creation? {
+        try locked { () throws(ResolutionError) -> Creation? in
+            for creation in yielded where creation.owner !== resolve {
+                switch creation.outcome {
+                case .published: continue
+                case .pending: return creation
+                case .abandoned(let error):
+                    throw error
+                        ?? ResolutionError(
+                            kind: .factoryFailed, service: creation.service,
+                            underlyingError: "the resolve it was handed to, to end a deadlock, failed")
+                }
+            }
+            return nil
+        }
+    }
+
+    private func publish(_ creation: Creation) -> [Any] {
+        guard creation.isComplete else {
+            // Still being made by a task its factory did not await: abandoned when made.
+            return creation.instance == nil ? [] : abandon(creation, because: nil)
+        }
+        let replaced = creation.slot?.withKept { kept, _ -> KeptState? in
+            guard case .creating(let current) = kept, current === creation else { return nil }
+            defer { kept = creation.kept }
+            return kept
+        }
+        creation.outcome = .published
+        defer { (creation.instance, creation.kept, creation.slot) = (nil, .empty, nil) }
+        return [replaced as Any, creation.instance as Any, creation.kept, creation.slot as Any]
+    }
+
+    private func abandon(_ creation: Creation, because error: ResolutionError?) -> [Any] {
+        guard case .pending = creation.outcome else { return [] }
+        creation.slot?.withKept { kept, _ in
+            if case .creating(let current) = kept, current === creation { kept = .empty }
+        }
+        creation.outcome = .abandoned(error)
+        defer {
+            (creation.instance, creation.kept, creation.running, creation.creator, creation.slot) = (
+                nil, .empty, nil, nil, nil
+            )
+        }
+        return [
+            creation.instance as Any, creation.kept, creation.running as Any, creation.creator as Any,
+            creation.slot as Any,
+        ]
+    }
+}
