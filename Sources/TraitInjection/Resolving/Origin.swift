@@ -86,13 +86,13 @@ extension Container: Origin {
             guard let binding = entry.with({ $0.bindingUnlessKept(else: kept) }) else { return .made }
             return try ResolvingThread.with { thread throws(ResolutionError) in
                 try thread.stack.resolveRead(
-                    key, entry, binding, values(), from: self, on: thread, factory: factory, instance: instance,
+                    key, entry, binding, values, from: self, on: thread, factory: factory, instance: instance,
                     kept: kept)
             }
         }
         return try ResolvingThread.with { thread throws(ResolutionError) in
             try thread.stack.resolveTop(
-                key, values(), from: self, on: thread, factory: factory, instance: instance, kept: kept)
+                key, values, from: self, on: thread, factory: factory, instance: instance, kept: kept)
         }
     }
 
@@ -121,7 +121,7 @@ extension Resolution: Origin {
     ) throws(ResolutionError) -> Found {
         try ResolvingThread.with { thread throws(ResolutionError) in
             try thread.stack.resolve(
-                key, values(), for: self, on: thread, factory: factory, instance: instance, kept: kept)
+                key, values, for: self, on: thread, factory: factory, instance: instance, kept: kept)
         }
     }
 
@@ -177,7 +177,7 @@ extension ResolveStack {
         _ key: ServiceKey,
         _ entry: Borrowed<RegistryEntry>,
         _ binding: Binding,
-        _ values: ArgumentValues?,
+        _ values: () -> ArgumentValues?,
         from container: Container,
         on thread: ResolvingThread,
         factory: MakeCall,
@@ -188,18 +188,21 @@ extension ResolveStack {
             return try resolveTop(
                 key, values, from: container, on: thread, factory: factory, instance: instance, kept: kept)
         }
-        if binding.isPlain { return try makeTop(binding, from: container, values, on: thread, factory, instance) }
-        return try topLevel(container, makesOne: true, describing: binding.step.service) { t throws(ResolutionError) in
-            try resolve(
-                binding, keptIn: entry.object, by: nil, from: container, at: t, -1, values, factory, instance,
-                on: thread)
+        return try ArgumentValues.withPointer(for: key, values) { values throws(ResolutionError) in
+            if binding.isPlain { return try makeTop(binding, from: container, values, on: thread, factory, instance) }
+            return try topLevel(container, makesOne: true, describing: binding.step.service) {
+                t throws(ResolutionError) in
+                try resolve(
+                    binding, keptIn: entry.object, by: nil, from: container, at: t, -1, values, factory, instance,
+                    on: thread)
+            }
         }
     }
 
     /// `container.resolve` of the registration under `key` with `values`: a top-level resolve.
     fileprivate func resolveTop(
         _ key: ServiceKey,
-        _ values: ArgumentValues?,
+        _ values: () -> ArgumentValues?,
         from container: Container,
         on thread: ResolvingThread,
         factory: MakeCall,
@@ -209,18 +212,25 @@ extension ResolveStack {
         // The first look: one lookup and one read of the entry. A cached singleton ends here.
         if !container.isTraced, !isObserving, let (entry, parent) = container.entryAndParent(for: key) {
             guard let binding = entry.with({ $0.bindingUnlessKept(else: kept) }) else { return .made }
-            if binding.isPlain { return try makeTop(binding, from: container, values, on: thread, factory, instance) }
-            return try topLevel(container, makesOne: true, describing: binding.step.service) {
-                t throws(ResolutionError) in
-                try resolve(
-                    binding, keptIn: entry.object, by: parent, from: container, at: t, -1, values, factory,
-                    instance, on: thread)
+            return try ArgumentValues.withPointer(for: key, values) { values throws(ResolutionError) in
+                if binding.isPlain {
+                    return try makeTop(binding, from: container, values, on: thread, factory, instance)
+                }
+                return try topLevel(container, makesOne: true, describing: binding.step.service) {
+                    t throws(ResolutionError) in
+                    try resolve(
+                        binding, keptIn: entry.object, by: parent, from: container, at: t, -1, values, factory,
+                        instance, on: thread)
+                }
             }
         }
         let service = { container.lookUp(key)?.0.read().binding.step.service ?? "?" }
-        return try topLevel(container, makesOne: true, describing: service()) { t throws(ResolutionError) in
-            try resolve(
-                key, values, from: container, at: t, -1, on: thread, factory: factory, instance: instance, kept: kept)
+        return try ArgumentValues.withPointer(for: key, values) { values throws(ResolutionError) in
+            try topLevel(container, makesOne: true, describing: service()) { t throws(ResolutionError) in
+                try resolve(
+                    key, values, from: container, at: t, -1, on: thread, factory: factory, instance: instance,
+                    kept: kept)
+            }
         }
     }
 
@@ -249,7 +259,7 @@ extension ResolveStack {
     /// Resolves the registration under `key` with `values` for `resolution`, at its position.
     fileprivate func resolve(
         _ key: ServiceKey,
-        _ values: ArgumentValues?,
+        _ values: () -> ArgumentValues?,
         for resolution: Resolution,
         on thread: ResolvingThread,
         factory: MakeCall,
@@ -258,8 +268,10 @@ extension ResolveStack {
     ) throws(ResolutionError) -> Found {
         guard let (t, f, lookup) = position(of: resolution) else { return .expired }
         return try lookup.with { lookup throws(ResolutionError) in
-            try resolve(
-                key, values, from: lookup, at: t, f, on: thread, factory: factory, instance: instance, kept: kept)
+            try ArgumentValues.withPointer(for: key, values) { values throws(ResolutionError) in
+                try resolve(
+                    key, values, from: lookup, at: t, f, on: thread, factory: factory, instance: instance, kept: kept)
+            }
         }
     }
 

@@ -121,13 +121,15 @@ extension Resolve {
         guard binding.needsAsyncResolve else {
             var made: Any?
             let found = try await synchronously(at: frame, from: lookup) { stack, t throws(ResolutionError) in
-                try stack.make(
-                    binding, keptIn: slot, by: owner, from: lookup, at: t, -1, values,
-                    { binding, r in
-                        let (instance, type) = try factories.sync(binding, r)
-                        made = instance
-                        return type
-                    }, { made! }, on: ResolvingThread.current)
+                try ArgumentValues.withPointer(to: values) { values throws(ResolutionError) in
+                    try stack.make(
+                        binding, keptIn: slot, by: owner, from: lookup, at: t, -1, values,
+                        { binding, r in
+                            let (instance, type) = try factories.sync(binding, r)
+                            made = instance
+                            return type
+                        }, { made! }, on: ResolvingThread.current)
+                }
             }
             if case .made = found { return .instance(made!) }
             return found

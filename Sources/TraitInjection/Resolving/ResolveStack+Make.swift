@@ -14,7 +14,7 @@ extension ResolveStack {
     /// from `lookup`; `kept` takes a kept instance out of its box (then the result is `.made`).
     func resolve(
         _ key: ServiceKey,
-        _ values: ArgumentValues?,
+        _ values: Arguments?,
         from lookup: Container,
         at t: Int,
         _ f: Int,
@@ -53,7 +53,7 @@ extension ResolveStack {
         from lookup: Container,
         at t: Int,
         _ f: Int,
-        _ values: ArgumentValues?,
+        _ values: Arguments?,
         _ factory: MakeCall,
         _ instance: () -> Any,
         on thread: ResolvingThread
@@ -75,7 +75,7 @@ extension ResolveStack {
         from lookup: Container,
         at t: Int,
         _ f: Int,
-        _ values: ArgumentValues?,
+        _ values: Arguments?,
         _ factory: MakeCall,
         _ instance: () -> Any,
         on thread: ResolvingThread
@@ -96,7 +96,7 @@ extension ResolveStack {
         from lookup: Container,
         at t: Int,
         _ f: Int,
-        _ values: ArgumentValues?,
+        _ values: Arguments?,
         _ factory: MakeCall,
         _ instance: () -> Any,
         on thread: ResolvingThread
@@ -165,7 +165,7 @@ extension ResolveStack {
     func makeTop(
         _ binding: Binding,
         from container: Container,
-        _ values: ArgumentValues?,
+        _ values: Arguments?,
         on thread: ResolvingThread,
         _ factory: MakeCall,
         _ instance: () -> Any
@@ -190,7 +190,7 @@ extension ResolveStack {
         from lookup: Container,
         at t: Int,
         _ f: Int,
-        _ values: ArgumentValues?,
+        _ values: Arguments?,
         _ factory: MakeCall,
         _ instance: () -> Any,
         on thread: ResolvingThread
@@ -202,15 +202,9 @@ extension ResolveStack {
             return try buildOnHelper(
                 binding, creating: creation, from: lookup, at: t, f, values, factory, instance, from: thread)
         }
-        guard binding.takesArguments, values != nil else {
-            return try build(
-                binding, creating: creation, from: lookup, at: t, f, values, nil, factory, instance, on: thread)
-        }
-        // The frame runs inside this call, which holds `values`: it borrows them (``Arguments``).
-        return try withUnsafePointer(to: values) { arguments throws(ResolutionError) in
-            try build(
-                binding, creating: creation, from: lookup, at: t, f, values, arguments, factory, instance, on: thread)
-        }
+        return try build(
+            binding, creating: creation, from: lookup, at: t, f, values, binding.takesArguments ? values : nil,
+            factory, instance, on: thread)
     }
 
     /// ``build(_:creating:from:at:_:_:_:_:on:)`` on a helper thread.
@@ -221,7 +215,7 @@ extension ResolveStack {
         from lookup: Container,
         at t: Int,
         _ f: Int,
-        _ values: ArgumentValues?,
+        _ values: Arguments?,
         _ factory: MakeCall,
         _ instance: () -> Any,
         from thread: ResolvingThread
@@ -244,7 +238,7 @@ extension ResolveStack {
         from lookup: Container,
         at t: Int,
         _ f: Int,
-        _ values: ArgumentValues?,
+        _ values: Arguments?,
         _ arguments: Arguments?,
         _ factory: MakeCall,
         _ instance: () -> Any,
@@ -304,7 +298,7 @@ extension ResolveStack {
         from lookup: Container,
         at t: Int,
         _ f: Int,
-        _ values: ArgumentValues?
+        _ values: Arguments?
     ) throws(ResolutionError) -> Found {
         // A synchronous part of an async resolve that must wait unwinds: what it makes after that
         // is not kept.
@@ -326,7 +320,9 @@ extension ResolveStack {
         if binding.isPerResolve(inDryRun: heavy(of: t)?.isDryRun == true) {
             let isLast = isTopInstance(at: t, f) && completions.isEmpty
             if isSection(t) {
-                if let first = heavy(t).keepGraphInstance(instance, of: binding, from: lookup, values, isLast: isLast) {
+                if let first = heavy(t).keepGraphInstance(
+                    instance, of: binding, from: lookup, values?.pointee, isLast: isLast)
+                {
                     return .instance(first)  // Another task of this resolve made one first: that one is the graph's.
                 }
             } else {
@@ -472,7 +468,7 @@ extension ResolveStack {
         _ binding: Binding,
         _ slot: any KeptSlot,
         _ lookup: Container,
-        _ values: ArgumentValues?,
+        _ values: Arguments?,
         _ t: Int
     ) -> Bool {
         if binding.isPerResolve(inDryRun: heavy(of: t)?.isDryRun == true) {

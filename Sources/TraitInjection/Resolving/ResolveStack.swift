@@ -26,8 +26,9 @@ import Synchronization
 ///   binding it read, or ``run(_:at:)``, which holds the completion), and is read only while the
 ///   frame runs: the path from a running frame goes through running frames only, and a resolver
 ///   of a frame that has ended resolves from its top (``position(of:)``);
-/// - a frame's runtime `arguments` are the parameter of the ``build`` call that runs the frame,
-///   by address (``Arguments``): read only while it runs, and let go of when it ends (``pop(_:)``).
+/// - a frame's runtime `arguments` are held, by address (``Arguments``), by the call that the
+///   resolve entered the engine by (``ArgumentValues/withPointer(for:_:_:)``), which returns only
+///   after the frame has ended: read only while it runs, and let go of when it ends (``pop(_:)``).
 /// What few records hold strongly (a creation, a made ``Frame`` or ``Resolve``, an async tail) is
 /// kept apart, in `topObjects` and `frameObjects`.
 final class ResolveStack: @unchecked Sendable {
@@ -101,8 +102,12 @@ final class ResolveStack: @unchecked Sendable {
         var heavy: Frame?
     }
 
-    /// The runtime arguments of a running frame, where its ``build`` call holds them: only a
-    /// running frame's are compared (cycles, graph instances), and they are never copied.
+    /// Runtime arguments where the call that a resolve entered the engine by holds them
+    /// (``ArgumentValues/withPointer(for:_:_:)``), `nil` for none: the engine passes them down and
+    /// a running frame keeps them, borrowed — only a running frame's are compared (cycles, graph
+    /// instances), and only a kept `.graph` instance copies them. (An `ArgumentValues?` passed by
+    /// value is made and destroyed through value witnesses, even when `nil`: about 60
+    /// instructions a resolve.)
     typealias Arguments = UnsafePointer<ArgumentValues?>
 
     /// A registration, and the hash of the arguments a running frame makes it with.
@@ -435,7 +440,7 @@ final class ResolveStack: @unchecked Sendable {
         at t: Int,
         _ f: Int,
         creating creation: Creation?,
-        _ values: ArgumentValues?,
+        _ values: Arguments?,
         _ arguments: Arguments?
     ) throws(ResolutionError) -> Int {
         let (cycle, recurs) = self.cycle(back: binding, values, at: t, f)
@@ -451,7 +456,7 @@ final class ResolveStack: @unchecked Sendable {
                 depth: depth + 1)
         }
         let new = push(
-            binding, lookup: lookup, arguments: arguments, hash: recurs ? values?.hashed.hash : nil, top: t,
+            binding, lookup: lookup, arguments: arguments, hash: recurs ? values?.pointee?.hashed.hash : nil, top: t,
             outer: outer(t, f),
             depth: depth + 1, isCompletion: false)
         if let creation {
@@ -550,7 +555,7 @@ final class ResolveStack: @unchecked Sendable {
 
     /// The cycle back to `binding` with `values` from position (`t`, `f`), if there is one
     /// (``Frame/Cycle``).
-    func cycle(back binding: Binding, _ values: ArgumentValues?, at t: Int, _ f: Int)
+    func cycle(back binding: Binding, _ values: Arguments?, at t: Int, _ f: Int)
         -> (cycle: [ResolutionError.Step]?, recurs: Bool)
     {
         let start = outer(t, f)
@@ -567,11 +572,11 @@ final class ResolveStack: @unchecked Sendable {
         // A recursion, so far with other arguments or the same. Where the path has no async part
         // and no running frame of the registration has arguments with these ones' hash, the walk
         // below would find no cycle: a deep recursion is not checked against each of its levels.
-        if f >= 0, let hash = values?.hashed.hash, tail(of: root(of: t)) == nil {
+        if f >= 0, let hash = values?.pointee?.hashed.hash, tail(of: root(of: t)) == nil {
             count(f)
             if storage.pointee.recurring[Recurring(id: id, hash: hash)] == nil { return (nil, true) }
         }
-        var cycle = Frame.Cycle(back: binding, values)
+        var cycle = Frame.Cycle(back: binding, values?.pointee ?? nil)
         f = start
         last = t
         while f >= 0 {
@@ -654,12 +659,11 @@ final class ResolveStack: @unchecked Sendable {
 
     /// The `.graph` instance of `binding` made from `lookup` with these arguments for top `t`,
     /// if any: its own, or else one of the graph it inherited, which becomes its own too.
-    func graphInstance(_ binding: Binding, from lookup: Container, _ values: ArgumentValues?, at t: Int) -> Any? {
-        if isSection(t) { return heavy(of: t)!.graphInstance(binding, from: lookup, values) }
-        // Arguments only where the binding takes them: an `ArgumentValues?` is destroyed through witnesses.
+    func graphInstance(_ binding: Binding, from lookup: Container, _ values: Arguments?, at t: Int) -> Any? {
+        if isSection(t) { return heavy(of: t)!.graphInstance(binding, from: lookup, values?.pointee ?? nil) }
         let index: Int?
         if binding.takesArguments {
-            let hashed = values?.hashed
+            let hashed = values?.pointee?.hashed
             index = graphIndex(of: binding, from: lookup, at: t) {
                 storage.pointee.graph[$0].matches(binding, lookup, hashed)
             }
@@ -701,7 +705,7 @@ final class ResolveStack: @unchecked Sendable {
         _ instance: Any,
         of binding: Binding,
         from lookup: Container,
-        _ values: ArgumentValues?,
+        _ values: Arguments?,
         at t: Int,
         isLast: Bool
     ) {
@@ -709,7 +713,7 @@ final class ResolveStack: @unchecked Sendable {
         if t != storage.pointee.topCount - 1 { holdOuterRecords() }
         storage.pointee.graph.append(
             GraphEntry(
-                binding: binding, lookup: lookup, arguments: binding.takesArguments ? values?.hashed : nil,
+                binding: binding, lookup: lookup, arguments: binding.takesArguments ? values?.pointee?.hashed : nil,
                 instance: instance, top: t))
     }
 

@@ -94,6 +94,34 @@ struct ArgumentValues: @unchecked Sendable {
         (repeat each Argument).self == Void.self ? nil : ArgumentValues((repeat each arguments))
     }
 
+    /// Runs `body` with `values` where the engine borrows them (``ResolveStack/Arguments``);
+    /// `nil` for none.
+    static func withPointer<Result, Failure: Error>(
+        to values: ArgumentValues?,
+        _ body: (ResolveStack.Arguments?) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        values == nil ? try body(nil) : try lend(values, body)
+    }
+
+    /// Runs `body` with the values `values` gives for `key`, borrowed; for a key without
+    /// arguments, `values` is not asked and `body` gets `nil` (no `ArgumentValues?` is made).
+    @inline(__always)
+    static func withPointer<Result, Failure: Error>(
+        for key: ServiceKey,
+        _ values: () -> ArgumentValues?,
+        _ body: (ResolveStack.Arguments?) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        key.arguments == ObjectIdentifier(Void.self) ? try body(nil) : try lend(values(), body)
+    }
+
+    @inline(__always)
+    private static func lend<Result, Failure: Error>(
+        _ values: ArgumentValues?,
+        _ body: (ResolveStack.Arguments?) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try withUnsafePointer(to: values, body)
+    }
+
     /// These values, with their hash.
     var hashed: ArgumentValues {
         ArgumentValues(values, hash: Self.hashables(values)?.hashValue)
