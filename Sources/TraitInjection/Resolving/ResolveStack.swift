@@ -105,9 +105,10 @@ final class ResolveStack: @unchecked Sendable {
     /// Runtime arguments where the call that a resolve entered the engine by holds them
     /// (``ArgumentValues/withPointer(for:_:_:)``), `nil` for none: the engine passes them down and
     /// a running frame keeps them, borrowed — only a running frame's are compared (cycles, graph
-    /// instances), and only a kept `.graph` instance copies them. (An `ArgumentValues?` passed by
-    /// value is made and destroyed through value witnesses, even when `nil`: about 60
-    /// instructions a resolve.)
+    /// instances). What outlives the frame copies them: a kept `.graph` entry, a ``Frame`` made
+    /// from the record (``frame(_:)``), a cycle report. (An `ArgumentValues?` passed by value is
+    /// made and destroyed through value witnesses, even when `nil`: about 60 instructions a
+    /// resolve.)
     typealias Arguments = UnsafePointer<ArgumentValues?>
 
     /// A registration, and the hash of the arguments a running frame makes it with.
@@ -278,6 +279,11 @@ final class ResolveStack: @unchecked Sendable {
     /// others past `t`'s start are stale: ``frame(_:ifLive:)``), and its `.graph` instances.
     func end(_ t: Int) {
         let top = storage.pointee.tops[t]
+        // The borrowing rule for `arguments`: every frame from here on has ended and let go of
+        // them (``pop(_:)``) before the call that lent them returns, which is after this.
+        assert(
+            (top.frameStart..<storage.pointee.frameCount).allSatisfy { storage.pointee.frames[$0].arguments == nil },
+            "a frame that has ended still points at runtime arguments")
         if top.holdsOuterRecords {
             endKeepingOuterRecords(t)
         } else {
