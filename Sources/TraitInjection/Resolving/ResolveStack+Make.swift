@@ -202,9 +202,8 @@ extension ResolveStack {
             return try buildOnHelper(
                 binding, creating: creation, from: lookup, at: t, f, values, factory, instance, from: thread)
         }
-        return try build(
-            binding, creating: creation, from: lookup, at: t, f, values, binding.takesArguments ? values : nil,
-            factory, instance, on: thread)
+        return try buildHere(
+            binding, creating: creation, from: lookup, at: t, f, values, factory, instance, on: thread)
     }
 
     /// ``build(_:creating:from:at:_:_:_:_:on:)`` on a helper thread.
@@ -232,19 +231,18 @@ extension ResolveStack {
     // The functions a frame runs in are kept small, each with its failures in functions of their
     // own: in a debug build, every temporary of a function has a slot of its own on the stack.
 
-    private func build(
+    private func buildHere(
         _ binding: Binding,
         creating creation: Creation?,
         from lookup: Container,
         at t: Int,
         _ f: Int,
         _ values: Arguments?,
-        _ arguments: Arguments?,
         _ factory: MakeCall,
         _ instance: () -> Any,
         on thread: ResolvingThread
     ) throws(ResolutionError) -> Found {
-        let made = try enter(binding, from: lookup, at: t, f, creating: creation, values, arguments)
+        let made = try enter(binding, from: lookup, at: t, f, creating: creation, values)
         defer { pop(made) }
         let type = try call(factory, of: binding, creating: creation, at: t, made, on: thread)
         return try self.made(instance, type, of: binding, creation: creation, from: lookup, at: t, made, values)

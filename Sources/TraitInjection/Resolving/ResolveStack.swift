@@ -416,7 +416,7 @@ final class ResolveStack: @unchecked Sendable {
 
     /// The runtime arguments of frame `f`, while it runs.
     func arguments(of f: Int) -> ArgumentValues? {
-        storage.pointee.frames[f].arguments?.pointee ?? nil
+        storage.pointee.frames[f].arguments?.pointee
     }
 
     private func objects(of t: Int) -> TopObjects {
@@ -446,8 +446,7 @@ final class ResolveStack: @unchecked Sendable {
         at t: Int,
         _ f: Int,
         creating creation: Creation?,
-        _ values: Arguments?,
-        _ arguments: Arguments?
+        _ values: Arguments?
     ) throws(ResolutionError) -> Int {
         let (cycle, recurs) = self.cycle(back: binding, values, at: t, f)
         let depth = depth(at: t, f)
@@ -462,7 +461,8 @@ final class ResolveStack: @unchecked Sendable {
                 depth: depth + 1)
         }
         let new = push(
-            binding, lookup: lookup, arguments: arguments, hash: recurs ? values?.pointee?.hashed.hash : nil, top: t,
+            binding, lookup: lookup, arguments: binding.takesArguments ? values : nil,
+            hash: recurs ? values?.pointee?.hashed.hash : nil, top: t,
             outer: outer(t, f),
             depth: depth + 1, isCompletion: false)
         if let creation {
@@ -582,7 +582,7 @@ final class ResolveStack: @unchecked Sendable {
             count(f)
             if storage.pointee.recurring[Recurring(id: id, hash: hash)] == nil { return (nil, true) }
         }
-        var cycle = Frame.Cycle(back: binding, values?.pointee ?? nil)
+        var cycle = Frame.Cycle(back: binding, values?.pointee)
         f = start
         last = t
         while f >= 0 {
@@ -666,7 +666,7 @@ final class ResolveStack: @unchecked Sendable {
     /// The `.graph` instance of `binding` made from `lookup` with these arguments for top `t`,
     /// if any: its own, or else one of the graph it inherited, which becomes its own too.
     func graphInstance(_ binding: Binding, from lookup: Container, _ values: Arguments?, at t: Int) -> Any? {
-        if isSection(t) { return heavy(of: t)!.graphInstance(binding, from: lookup, values?.pointee ?? nil) }
+        if isSection(t) { return heavy(of: t)!.graphInstance(binding, from: lookup, values?.pointee) }
         let index: Int?
         if binding.takesArguments {
             let hashed = values?.pointee?.hashed
