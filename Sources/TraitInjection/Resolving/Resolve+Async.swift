@@ -134,30 +134,16 @@ extension Resolve {
             if case .made = found { return .instance(made!) }
             return found
         }
-        if binding.isPerResolve(inDryRun: isDryRun), let instance = graphInstance(binding, from: lookup, values) {
-            return .instance(instance)
-        }
-        var creation: Creation?
-        if binding.isShared, !isDryRun {
-            claiming: while true {
-                switch slot.claim(binding, by: { self }) {
-                case .instance(let instance): return .instance(instance)
-                case .create(let claimed):
-                    guard addClaim(claimed) else {
-                        withExtendedLifetime(Waits.shared.abandon([claimed], by: self, because: nil)) {}
-                        throw ResolutionError(kind: .resolverExpired, service: binding.step.service, path: frame.steps)
-                    }
-                    creation = claimed
-                    break claiming
-                case .createUnkept: break claiming
-                case .busy(let busy):
-                    if let instance = try await Waits.shared.waitSuspending(for: busy, by: self, at: frame) {
-                        return .instance(instance)
-                    }
-                }
+        let entered = try await synchronously(at: frame, from: lookup) { stack, t throws(ResolutionError) in
+            try ArgumentValues.withPointer(to: values) { values throws(ResolutionError) in
+                try stack.enterAsync(binding, keptIn: slot, from: lookup, at: t, values)
             }
         }
-        let newFrame = try enter(binding, at: frame, creating: creation, values)
+        let (newFrame, creation): (Frame, Creation?)
+        switch entered {
+        case .instance(let instance): return .instance(instance)
+        case .frame(let entered, let claimed): (newFrame, creation) = (entered, claimed)
+        }
         let instance: Any
         do {
             switch binding.factory {
@@ -186,31 +172,6 @@ extension Resolve {
         }
         return .instance(
             try madeAsync(instance, of: binding, creation: creation, from: lookup, at: newFrame, values) ?? instance)
-    }
-
-    /// The frame for making `binding` at `frame`, after the checks for a cycle and for depth;
-    /// `creation` is given up if one fails.
-    private func enter(
-        _ binding: Binding,
-        at frame: Frame?,
-        creating creation: Creation?,
-        _ values: ArgumentValues?
-    ) throws(ResolutionError) -> Frame {
-        let (cycle, recurs) = frame?.cycle(back: binding, values) ?? (nil, false)
-        let depth = frame?.depth ?? 0
-        if let cycle {
-            abandon(creation, because: nil)
-            throw ResolutionError(kind: .cycle, service: binding.step.service, path: cycle)
-        }
-        if depth >= Self.maximumDepth {
-            abandon(creation, because: nil)
-            throw ResolutionError(
-                kind: .tooDeep, service: binding.step.service, path: Array(frame.steps.prefix(5)), depth: depth + 1)
-        }
-        let newFrame = Frame(
-            self, binding, arguments: recurs ? values?.hashed : values, outer: frame, creation: creation)
-        if let creation { Waits.shared.creating(creation, at: newFrame) }
-        return newFrame
     }
 
     /// Keeps a new `instance`, made by an async factory at `frame`, as its scope says, and
