@@ -134,7 +134,8 @@ extension Resolve {
             if case .made = found { return .instance(made!) }
             return found
         }
-        let entered = try await synchronously(at: frame, from: lookup) { stack, t throws(ResolutionError) in
+        let entered = try await synchronously(at: frame, from: lookup, runsUserCode: false) {
+            stack, t throws(ResolutionError) in
             try ArgumentValues.withPointer(to: values) { values throws(ResolutionError) in
                 try stack.enterAsync(binding, keptIn: slot, from: lookup, at: t, values)
             }
@@ -249,14 +250,18 @@ extension Resolve {
     /// until it does not have to wait: a part that must wait for a shared instance being made
     /// elsewhere unwinds (nothing it makes from then on is kept, and the transient instances it
     /// made are not completed), this task suspends until that instance can be had, and the part
-    /// runs again.
+    /// runs again. A `body` that runs no user code (`runsUserCode` `false`) runs again only if it
+    /// unwound itself: nothing in it can catch its unwinding, so a run that succeeds is its
+    /// result, whatever another task of the resolve recorded meanwhile (which that task takes).
     func synchronously<Result>(
         at frame: Frame?,
         from lookup: Container,
+        runsUserCode: Bool = true,
         _ body: (ResolveStack, Int) throws(ResolutionError) -> Result
     ) async throws(ResolutionError) -> Result {
         while true {
             let (outcome, part) = section(at: frame, from: lookup, body)
+            if !runsUserCode, case .success(let result) = outcome { return result }
             guard let pending = suspension(after: outcome, of: part) else { return try outcome.get() }
             _ = try await Waits.shared.waitSuspending(for: pending.creation, by: self, at: pending.frame)
         }
