@@ -185,4 +185,14 @@ enum Found {
     case unregistered
     /// The resolver asked has expired: its resolve has ended, or it belongs to another thread.
     case expired
+
+    /// `instance`, found, as the call site's `Service`: without the runtime's dynamic cast when it
+    /// is one, as a `.graph` instance found again is (opening the `Any` only reads its type).
+    @inlinable
+    static func cast<Service>(_ instance: Any, to _: Service.Type) -> Service {
+        func open<Found>(_ found: Found) -> Service {
+            Found.self == Service.self ? unsafeBitCast(found, to: Service.self) : found as! Service
+        }
+        return open(instance)
+    }
 }

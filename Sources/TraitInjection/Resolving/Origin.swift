@@ -50,7 +50,7 @@ extension Origin {
             kept: { box in made = box.with { unsafeDowncast($0, to: Kept<Service>.self).instance } })
         switch consume found {
         case .made: return made.take().unsafelyUnwrapped
-        case .instance(let instance): return (instance as! Service)
+        case .instance(let instance): return Found.cast(instance, to: Service.self)
         case .unregistered: return nil
         case .expired: throw .expired(Service.self, name: name, arguments: (repeat each Argument).self)
         }

@@ -302,21 +302,27 @@ final class Resolve: Sendable {
 struct GraphEntry {
     let binding: Binding
     let lookup: Container
-    /// `arguments`' hash, if it has some: with the identities, what a search compares first.
-    let hash: Int?
-    let arguments: ArgumentValues?
+    /// Its arguments, if it has some, in a box: an entry without any is copied and destroyed
+    /// without asking an `ArgumentValues?`'s value witnesses.
+    private let boxed: Boxed?
     let instance: Any
     /// On a ``ResolveStack``: the top it belongs to.
     let top: Int
 
+    private final class Boxed {
+        let arguments: ArgumentValues
+        init(_ arguments: ArgumentValues) { self.arguments = arguments }
+    }
+
     init(binding: Binding, lookup: Container, arguments: ArgumentValues?, instance: Any, top: Int = 0) {
         self.binding = binding
         self.lookup = lookup
-        hash = arguments?.hash
-        self.arguments = arguments
+        boxed = arguments.map(Boxed.init)
         self.instance = instance
         self.top = top
     }
+
+    var arguments: ArgumentValues? { boxed?.arguments }
 
     /// Whether it is the instance of `binding` from `lookup` with `values` (hashed), which the
     /// binding takes if it `takesArguments` (and only then are they compared: asking an
@@ -325,7 +331,7 @@ struct GraphEntry {
         guard self.binding === binding, self.lookup === lookup else { return false }
         guard binding.takesArguments else { return true }
         let values = values()
-        if let hash, let other = values?.hash, hash != other { return false }
+        if let hash = boxed?.arguments.hash, let other = values?.hash, hash != other { return false }
         return arguments.matches(values)
     }
 }

@@ -512,17 +512,22 @@ final class ResolveStack: @unchecked Sendable {
 
     /// Ends the run of frame `f`, the innermost: it stays, with its top, for its resolvers.
     func pop(_ f: Int) {
-        storage.pointee.innermost = storage.pointee.frames[f].restores
-        storage.pointee.frames[f].isRunning = false
-        if let hash = storage.pointee.frames[f].hash {
-            let key = Recurring(id: storage.pointee.frames[f].id, hash: hash)
+        let level = Self.end(&storage.pointee.frames[f])  // One access: the buffer is checked once.
+        storage.pointee.innermost = level.restores
+        if let hash = level.hash {
+            let key = Recurring(id: level.id, hash: hash)
             if storage.pointee.recurring[key] == 1 {
                 storage.pointee.recurring[key] = nil
             } else {
                 storage.pointee.recurring[key]! -= 1
             }
         }
-        storage.pointee.frames[f].arguments = nil
+    }
+
+    private static func end(_ level: inout Level) -> Level {
+        level.isRunning = false
+        level.arguments = nil
+        return level
     }
 
     /// The frame here that position (`t`, `f`) stands for: `f`, or at the top of `t` its entry
