@@ -123,21 +123,25 @@ extension Waits {
         return locked { creation.instance != nil && creation.owner.isInTree(of: resolve) }
     }
 
-    /// Whether `resolve` still owns `creation` and so runs its completion `pending` now.
-    func beginCompletion(_ creation: Creation, _ pending: Resolve.Pending, by resolve: Resolve) -> Bool {
-        locked {
+    /// Whether `resolve` runs its completion `pending` now: it does unless the shared instance
+    /// it completes was handed to another resolve.
+    func beginCompletion(_ pending: Resolve.Pending, by resolve: Resolve) -> Bool {
+        guard let creation = pending.creation else { return true }
+        return locked {
             guard creation.owner === resolve, case .pending = creation.outcome else { return false }
             creation.running = pending
             return true
         }
     }
 
-    /// Ends the run of a completion of `creation` by `resolve`.
+    /// Ends the run of `pending`, a completion by `resolve`.
     ///
-    /// - Returns: `false` if the creation was handed over meanwhile: that run does not count (it
-    ///   runs again in the resolve that has it now).
-    func endCompletion(_ creation: Creation, by resolve: Resolve, succeeded: Bool) -> Bool {
-        changing { () -> Bool in
+    /// - Returns: `false` if the shared instance it completes was handed over meanwhile: that run
+    ///   does not count (it runs again in the resolve that has it now).
+    @discardableResult
+    func endCompletion(_ pending: Resolve.Pending, by resolve: Resolve, succeeded: Bool) -> Bool {
+        guard let creation = pending.creation else { return true }
+        return changing { () -> Bool in
             guard creation.owner === resolve, creation.running != nil else { return false }
             creation.running = nil
             if succeeded { creation.completionsLeft -= 1 } else { creation.completionFailed = true }

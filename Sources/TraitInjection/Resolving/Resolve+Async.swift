@@ -338,7 +338,7 @@ extension Resolve {
     /// Runs one queued completion, unless its instance was handed to another resolve meanwhile:
     /// a synchronous one as a synchronous part of this resolve.
     private func runAsync(_ pending: Pending) async throws(ResolutionError) {
-        if let creation = pending.creation, !Waits.shared.beginCompletion(creation, pending, by: self) { return }
+        guard Waits.shared.beginCompletion(pending, by: self) else { return }
         do throws(ResolutionError) {
             switch pending.run {
             case .sync:
@@ -357,11 +357,11 @@ extension Resolve {
                 }
             }
         } catch {
-            if let creation = pending.creation, !Waits.shared.endCompletion(creation, by: self, succeeded: false) {
+            guard Waits.shared.endCompletion(pending, by: self, succeeded: false) else {
                 return  // Handed over while it ran: it runs again there.
             }
             throw error
         }
-        if let creation = pending.creation { _ = Waits.shared.endCompletion(creation, by: self, succeeded: true) }
+        Waits.shared.endCompletion(pending, by: self, succeeded: true)
     }
 }

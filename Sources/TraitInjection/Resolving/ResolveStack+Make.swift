@@ -419,16 +419,16 @@ extension ResolveStack {
     /// meanwhile.
     func run(_ pending: Resolve.Pending, at t: Int) throws(ResolutionError) {
         let resolve = heavy(t)
-        if let creation = pending.creation, !Waits.shared.beginCompletion(creation, pending, by: resolve) { return }
+        guard Waits.shared.beginCompletion(pending, by: resolve) else { return }
         do {
             try complete(pending, at: t)
         } catch {
-            if let creation = pending.creation, !Waits.shared.endCompletion(creation, by: resolve, succeeded: false) {
+            guard Waits.shared.endCompletion(pending, by: resolve, succeeded: false) else {
                 return  // Handed over while it ran: it runs again there.
             }
             throw error
         }
-        if let creation = pending.creation { _ = Waits.shared.endCompletion(creation, by: resolve, succeeded: true) }
+        Waits.shared.endCompletion(pending, by: resolve, succeeded: true)
     }
 
     /// Queues the completions `binding` gives `instance` (of dynamic `type`), made by its factory
