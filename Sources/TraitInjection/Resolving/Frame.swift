@@ -48,6 +48,14 @@ final class Frame: @unchecked Sendable {
         chain.map(\.binding.step).reversed()
     }
 
+    /// The cycle back to `binding` with `values` from this frame (``Cycle``).
+    func cycle(back binding: Binding, _ values: ArgumentValues?) -> (cycle: [ResolutionError.Step]?, recurs: Bool) {
+        guard chain.contains(where: { $0.binding === binding }) else { return (nil, false) }
+        var cycle = Cycle(back: binding, values)
+        for frame in chain where !cycle.visit(frame) { break }
+        return cycle.result(on: steps)
+    }
+
     /// The search of a path, from its innermost frame outward, for the outermost frame making
     /// `binding` with `values`: the path from there in is a cycle. It also finds whether `binding`
     /// is on the path at all (with other arguments: a recursion, not a cycle).

@@ -134,17 +134,30 @@ extension Resolve {
             if case .made = found { return .instance(made!) }
             return found
         }
-        let entered = try await synchronously(at: frame, from: lookup, runsUserCode: false) {
-            stack, t throws(ResolutionError) in
-            try ArgumentValues.withPointer(to: values) { values throws(ResolutionError) in
-                try stack.enterAsync(binding, keptIn: slot, from: lookup, at: t, values)
+        if binding.isPerResolve(inDryRun: isDryRun), let instance = graphInstance(binding, from: lookup, values) {
+            return .instance(instance)
+        }
+        var creation: Creation?
+        if binding.isShared, !isDryRun {
+            claiming: while true {
+                switch slot.claim(binding, by: { self }) {
+                case .instance(let instance): return .instance(instance)
+                case .create(let claimed):
+                    guard addClaim(claimed) else {
+                        withExtendedLifetime(Waits.shared.abandon([claimed], by: self, because: nil)) {}
+                        throw ResolutionError(kind: .resolverExpired, service: binding.step.service, path: frame.steps)
+                    }
+                    creation = claimed
+                    break claiming
+                case .createUnkept: break claiming
+                case .busy(let busy):
+                    if let instance = try await Waits.shared.waitSuspending(for: busy, by: self, at: frame) {
+                        return .instance(instance)
+                    }
+                }
             }
         }
-        let (newFrame, creation): (Frame, Creation?)
-        switch entered {
-        case .instance(let instance): return .instance(instance)
-        case .frame(let entered, let claimed): (newFrame, creation) = (entered, claimed)
-        }
+        let newFrame = try enter(binding, at: frame, creating: creation, values)
         let instance: Any
         do {
             switch binding.factory {
@@ -173,6 +186,31 @@ extension Resolve {
         }
         return .instance(
             try madeAsync(instance, of: binding, creation: creation, from: lookup, at: newFrame, values) ?? instance)
+    }
+
+    /// The frame for making `binding` at `frame`, after the checks for a cycle and for depth;
+    /// `creation` is given up if one fails.
+    private func enter(
+        _ binding: Binding,
+        at frame: Frame?,
+        creating creation: Creation?,
+        _ values: ArgumentValues?
+    ) throws(ResolutionError) -> Frame {
+        let (cycle, recurs) = frame?.cycle(back: binding, values) ?? (nil, false)
+        let depth = frame?.depth ?? 0
+        if let cycle {
+            abandon(creation, because: nil)
+            throw ResolutionError(kind: .cycle, service: binding.step.service, path: cycle)
+        }
+        if depth >= Self.maximumDepth {
+            abandon(creation, because: nil)
+            throw ResolutionError(
+                kind: .tooDeep, service: binding.step.service, path: Array(frame.steps.prefix(5)), depth: depth + 1)
+        }
+        let newFrame = Frame(
+            self, binding, arguments: recurs ? values?.hashed : values, outer: frame, creation: creation)
+        if let creation { Waits.shared.creating(creation, at: newFrame) }
+        return newFrame
     }
 
     /// Keeps a new `instance`, made by an async factory at `frame`, as its scope says, and
@@ -250,18 +288,14 @@ extension Resolve {
     /// until it does not have to wait: a part that must wait for a shared instance being made
     /// elsewhere unwinds (nothing it makes from then on is kept, and the transient instances it
     /// made are not completed), this task suspends until that instance can be had, and the part
-    /// runs again. A `body` that runs no user code (`runsUserCode` `false`) runs again only if it
-    /// unwound itself: nothing in it can catch its unwinding, so a run that succeeds is its
-    /// result, whatever another task of the resolve recorded meanwhile (which that task takes).
+    /// runs again.
     func synchronously<Result>(
         at frame: Frame?,
         from lookup: Container,
-        runsUserCode: Bool = true,
         _ body: (ResolveStack, Int) throws(ResolutionError) -> Result
     ) async throws(ResolutionError) -> Result {
         while true {
             let (outcome, part) = section(at: frame, from: lookup, body)
-            if !runsUserCode, case .success(let result) = outcome { return result }
             guard let pending = suspension(after: outcome, of: part) else { return try outcome.get() }
             _ = try await Waits.shared.waitSuspending(for: pending.creation, by: self, at: pending.frame)
         }

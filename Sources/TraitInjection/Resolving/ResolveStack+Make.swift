@@ -159,39 +159,6 @@ extension ResolveStack {
         case create(Creation?)
     }
 
-    /// What an async factory's resolve of `binding` does before the factory runs, at the top of
-    /// section `t` of its async resolve: it finds the instance the scope has for the resolve
-    /// already, or claims one and enters its frame (checking the path), which it leaves again at
-    /// once — the factory runs after the section, in the frame's object.
-    func enterAsync(
-        _ binding: Binding,
-        keptIn slot: any KeptSlot,
-        from lookup: Container,
-        at t: Int,
-        _ values: Arguments?
-    ) throws(ResolutionError) -> Entered {
-        let isDryRun = heavy(t).isDryRun
-        if binding.isPerResolve(inDryRun: isDryRun), let instance = graphInstance(binding, from: lookup, values, at: t)
-        {
-            return .instance(instance)
-        }
-        var creation: Creation?
-        if binding.isShared, !isDryRun {
-            switch try claim(binding, in: slot, at: t, -1) {
-            case .instance(let instance): return .instance(instance)
-            case .create(let claimed): creation = claimed
-            }
-        }
-        let f = try enter(binding, from: lookup, at: t, -1, creating: creation, values)
-        defer { pop(f) }
-        return .frame(frame(f), creating: creation)
-    }
-
-    enum Entered {
-        case instance(Any)
-        case frame(Frame, creating: Creation?)
-    }
-
     /// A top-level resolve of `binding`, read from `container`'s entry, which keeps no shared
     /// instance, waits for none and needs no async resolve: the path of most resolves, which a
     /// resolve that makes only what it returns goes down and out of without a lock or a retain.

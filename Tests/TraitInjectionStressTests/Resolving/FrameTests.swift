@@ -133,14 +133,3 @@ struct FrameTests {
         #expect(!late.isInTree(of: outer))
     }
 }
-
-extension Frame {
-    /// The cycle back to `binding` with `values` from this frame, searched as a resolve searches
-    /// the async part of a path (``ResolveStack/cycle(back:_:at:_:)`` walks a tail this way).
-    func cycle(back binding: Binding, _ values: ArgumentValues?) -> (cycle: [ResolutionError.Step]?, recurs: Bool) {
-        guard chain.contains(where: { $0.binding === binding }) else { return (nil, false) }
-        var cycle = Cycle(back: binding, values)
-        for frame in chain where !cycle.visit(frame) { break }
-        return cycle.result(on: steps)
-    }
-}
