@@ -76,7 +76,7 @@ extension Resolve {
         switch try await resolveAsync(
             key, ArgumentValues.of(repeat each arguments), from: lookup, at: frame, factories: factories)
         {
-        case .instance(let instance): return instance as! Service
+        case .instance(let instance): return Found.cast(instance, to: Service.self)
         case .made, .expired: preconditionFailure("an async resolve hands back what it made, and never expires")
         case .unregistered:
             return try await unregisteredAsync(

@@ -512,7 +512,7 @@ final class ResolveStack: @unchecked Sendable {
 
     /// Ends the run of frame `f`, the innermost: it stays, with its top, for its resolvers.
     func pop(_ f: Int) {
-        let level = Self.end(&storage.pointee.frames[f])  // One access: the buffer is checked once.
+        let level = Self.stopRunning(&storage.pointee.frames[f])  // One access: the buffer is checked once.
         storage.pointee.innermost = level.restores
         if let hash = level.hash {
             let key = Recurring(id: level.id, hash: hash)
@@ -524,7 +524,7 @@ final class ResolveStack: @unchecked Sendable {
         }
     }
 
-    private static func end(_ level: inout Level) -> Level {
+    private static func stopRunning(_ level: inout Level) -> Level {
         level.isRunning = false
         level.arguments = nil
         return level
