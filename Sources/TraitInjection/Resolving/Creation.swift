@@ -63,6 +63,13 @@ enum Claim {
     case busy(Creation)
 }
 
+/// What a resolve gets of a shared instance once it has claimed it or waited for it: the
+/// instance, or the creation it makes (`nil`: one it does not keep).
+enum Claimed {
+    case instance(Any)
+    case create(Creation?)
+}
+
 extension KeptSlot {
     /// What `resolve` does to get the instance `binding` keeps here: claims it if there is none.
     func claim(_ binding: Binding, by resolve: () -> Resolve) -> Claim {

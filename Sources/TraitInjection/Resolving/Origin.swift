@@ -154,7 +154,7 @@ extension LazyStorage: Origin {
         return try ResolvingThread.with { thread throws(ResolutionError) in
             try thread.stack.topLevel(container, inheriting: graph, describing: binding.step.service) {
                 t throws(ResolutionError) in
-                try thread.stack.make(
+                try thread.stack.makeOutOfLine(
                     binding, keptIn: self, by: container, from: container, at: t, -1, nil, factory, instance, on: thread
                 )
             }
@@ -224,6 +224,23 @@ extension ResolveStack {
                 }
             }
         }
+        return try resolveTopInFull(
+            key, values, from: container, on: thread, factory: factory, instance: instance, kept: kept)
+    }
+
+    /// ``resolveTop(_:_:from:on:factory:instance:kept:)`` of a service its container does not
+    /// register itself, or traced, or while a dry run observes: out of line, so that the first
+    /// look's way stays small.
+    @inline(never)
+    private func resolveTopInFull(
+        _ key: ServiceKey,
+        _ values: () -> ArgumentValues?,
+        from container: Container,
+        on thread: ResolvingThread,
+        factory: MakeCall,
+        instance: () -> Any,
+        kept: (Borrowed<AnyObject>) -> Void
+    ) throws(ResolutionError) -> Found {
         let service = { container.lookUp(key)?.0.read().binding.step.service ?? "?" }
         return try ArgumentValues.withPointer(for: key, values) { values throws(ResolutionError) in
             try topLevel(container, makesOne: true, describing: service()) { t throws(ResolutionError) in

@@ -119,42 +119,16 @@ extension Resolve {
             return .instance(try await factories.mainActor(binding, AsyncResolution(self, frame, lookup)))
         }
         guard binding.needsAsyncResolve else {
-            var made: Any?
-            let found = try await synchronously(at: frame, from: lookup) { stack, t throws(ResolutionError) in
-                try ArgumentValues.withPointer(to: values) { values throws(ResolutionError) in
-                    try stack.make(
-                        binding, keptIn: slot, by: owner, from: lookup, at: t, -1, values,
-                        { binding, r in
-                            let (instance, type) = try factories.sync(binding, r)
-                            made = instance
-                            return type
-                        }, { made! }, on: ResolvingThread.current)
-                }
-            }
-            if case .made = found { return .instance(made!) }
-            return found
+            return try await makeInSection(binding, keptIn: slot, by: owner, from: lookup, at: frame, values, factories)
         }
         if binding.isPerResolve(inDryRun: isDryRun), let instance = graphInstance(binding, from: lookup, values) {
             return .instance(instance)
         }
         var creation: Creation?
         if binding.isShared, !isDryRun {
-            claiming: while true {
-                switch slot.claim(binding, by: { self }) {
-                case .instance(let instance): return .instance(instance)
-                case .create(let claimed):
-                    guard addClaim(claimed) else {
-                        withExtendedLifetime(Waits.shared.abandon([claimed], by: self, because: nil)) {}
-                        throw ResolutionError(kind: .resolverExpired, service: binding.step.service, path: frame.steps)
-                    }
-                    creation = claimed
-                    break claiming
-                case .createUnkept: break claiming
-                case .busy(let busy):
-                    if let instance = try await Waits.shared.waitSuspending(for: busy, by: self, at: frame) {
-                        return .instance(instance)
-                    }
-                }
+            switch try await claim(binding, in: slot, at: frame) {
+            case .instance(let instance): return .instance(instance)
+            case .create(let claimed): creation = claimed
             }
         }
         let newFrame = try enter(binding, at: frame, creating: creation, values)
@@ -166,16 +140,7 @@ extension Resolve {
                     try await factories.async(binding, AsyncResolution(self, newFrame, lookup))
                 }
             case .sync:
-                // A synchronous factory with async completions.
-                instance = try await synchronously(at: newFrame, from: lookup) { stack, t throws(ResolutionError) in
-                    do {
-                        return try stack.call(binding, at: t, -1) {
-                            try factories.sync(binding, Resolution(top: t, in: stack)).0
-                        }
-                    } catch {
-                        throw Self.wrap(error, at: newFrame)
-                    }
-                }
+                instance = try await callInSection(binding, at: newFrame, from: lookup, factories)
             case .mainActor:
                 throw Self.mainActorCompletesAsync(binding, at: frame)
             }
@@ -188,8 +153,75 @@ extension Resolve {
             try madeAsync(instance, of: binding, creation: creation, from: lookup, at: newFrame, values) ?? instance)
     }
 
+    /// Makes `binding`, which needs no async resolve, as a synchronous part of this resolve.
+    @inline(never)
+    private func makeInSection(
+        _ binding: Binding,
+        keptIn slot: any KeptSlot,
+        by owner: Container,
+        from lookup: Container,
+        at frame: Frame?,
+        _ values: ArgumentValues?,
+        _ factories: Factories
+    ) async throws(ResolutionError) -> Found {
+        var made: Any?
+        let found = try await synchronously(at: frame, from: lookup) { stack, t throws(ResolutionError) in
+            try ArgumentValues.withPointer(to: values) { values throws(ResolutionError) in
+                try stack.makeOutOfLine(
+                    binding, keptIn: slot, by: owner, from: lookup, at: t, -1, values,
+                    { binding, r in
+                        let (instance, type) = try factories.sync(binding, r)
+                        made = instance
+                        return type
+                    }, { made! }, on: ResolvingThread.current)
+            }
+        }
+        if case .made = found { return .instance(made!) }
+        return found
+    }
+
+    /// Calls the synchronous factory of `binding` (one with async completions) at `frame`, as a
+    /// synchronous part of this resolve.
+    @inline(never)
+    private func callInSection(_ binding: Binding, at frame: Frame, from lookup: Container, _ factories: Factories)
+        async throws(ResolutionError) -> Any
+    {
+        try await synchronously(at: frame, from: lookup) { stack, t throws(ResolutionError) in
+            do {
+                return try stack.call(binding, at: t, -1) { try factories.sync(binding, Resolution(top: t, in: stack)).0 }
+            } catch {
+                throw Self.wrap(error, at: frame)
+            }
+        }
+    }
+
+    /// What this resolve gets of the shared instance `binding` keeps in `slot`, at `frame`: the
+    /// instance, once made (suspending while another resolve makes it), or the creation it claims.
+    @inline(never)
+    private func claim(_ binding: Binding, in slot: any KeptSlot, at frame: Frame?) async throws(ResolutionError)
+        -> Claimed
+    {
+        while true {
+            switch slot.claim(binding, by: { self }) {
+            case .instance(let instance): return .instance(instance)
+            case .create(let claimed):
+                guard addClaim(claimed) else {
+                    withExtendedLifetime(Waits.shared.abandon([claimed], by: self, because: nil)) {}
+                    throw ResolutionError(kind: .resolverExpired, service: binding.step.service, path: frame.steps)
+                }
+                return .create(claimed)
+            case .createUnkept: return .create(nil)
+            case .busy(let busy):
+                if let instance = try await Waits.shared.waitSuspending(for: busy, by: self, at: frame) {
+                    return .instance(instance)
+                }
+            }
+        }
+    }
+
     /// The frame for making `binding` at `frame`, after the checks for a cycle and for depth;
     /// `creation` is given up if one fails.
+    @inline(never)
     private func enter(
         _ binding: Binding,
         at frame: Frame?,
@@ -217,6 +249,7 @@ extension Resolve {
     /// queues its completions.
     ///
     /// - Returns: The instance another task of this resolve kept in the graph first, if one did.
+    @inline(never)
     private func madeAsync(
         _ instance: Any,
         of binding: Binding,
@@ -294,9 +327,15 @@ extension Resolve {
         from lookup: Container,
         _ body: (ResolveStack, Int) throws(ResolutionError) -> Result
     ) async throws(ResolutionError) -> Result {
+        var result: Result?
         while true {
-            let (outcome, part) = section(at: frame, from: lookup, body)
-            guard let pending = suspension(after: outcome, of: part) else { return try outcome.get() }
+            let (error, part) = section(at: frame, from: lookup) { stack, t throws(ResolutionError) in
+                result = try body(stack, t)
+            }
+            guard let pending = suspension(after: error, of: part) else {
+                if let error { throw error }
+                return result!
+            }
             _ = try await Waits.shared.waitSuspending(for: pending.creation, by: self, at: pending.frame)
         }
     }
@@ -308,49 +347,57 @@ extension Resolve {
         _ body: @escaping @MainActor @Sendable (ResolveStack, Int) throws(ResolutionError) -> Result
     ) async throws(ResolutionError) -> Result {
         while true {
-            let (outcome, part) = await MainActor.run { section(at: frame, from: lookup, body) }
-            guard let pending = suspension(after: outcome, of: part) else { return try outcome.get() }
+            let (result, error, part) = await MainActor.run {
+                var result: Result?
+                let (error, part) = section(at: frame, from: lookup) { stack, t throws(ResolutionError) in
+                    result = try body(stack, t)
+                }
+                return (result, error, part)
+            }
+            guard let pending = suspension(after: error, of: part) else {
+                if let error { throw error }
+                return result!
+            }
             _ = try await Waits.shared.waitSuspending(for: pending.creation, by: self, at: pending.frame)
         }
     }
 
-    /// Runs `body` once, as a section of this thread's stack: its outcome, and the section's
-    /// serial.
-    private func section<Result>(
+    /// Runs `body` once, as a section of this thread's stack: its error, if it threw, and the
+    /// section's serial. (Not generic, and out of line: emitted once, not once per caller.)
+    @inline(never)
+    private func section(
         at frame: Frame?,
         from lookup: Container,
-        _ body: (ResolveStack, Int) throws(ResolutionError) -> Result
-    ) -> (Swift.Result<Result, ResolutionError>, UInt64) {
+        _ body: (ResolveStack, Int) throws(ResolutionError) -> Void
+    ) -> (ResolutionError?, UInt64) {
         let stack = ResolvingThread.current.stack
         let t = stack.beginSection(of: self, at: frame, from: lookup)
         defer { stack.end(t) }
         do throws(ResolutionError) {
-            return (.success(try body(stack, t)), stack.serial(ofTop: t))
+            try body(stack, t)
+            return (nil, stack.serial(ofTop: t))
         } catch {
-            return (.failure(error), stack.serial(ofTop: t))
+            return (error, stack.serial(ofTop: t))
         }
     }
 
-    /// What a synchronous part that ended with `outcome` must wait for before it runs again, if
-    /// it unwound: the wait its error carries, or else the one recorded for the resolve (a factory
-    /// caught the unwinding and went on: what it made is not used). Child tasks running parts of
-    /// the same resolve share the record, so it is taken here either way.
-    private func suspension<Result>(after outcome: Swift.Result<Result, ResolutionError>, of part: UInt64)
-        -> (creation: Creation, frame: Frame?)?
-    {
+    /// What a synchronous part that ended with `error` (`nil` if it succeeded) must wait for
+    /// before it runs again, if it unwound: the wait its error carries, or else the one recorded
+    /// for the resolve (a factory caught the unwinding and went on: what it made is not used).
+    /// Child tasks running parts of the same resolve share the record, so it is taken here either
+    /// way.
+    @inline(never)
+    private func suspension(after error: ResolutionError?, of part: UInt64) -> (creation: Creation, frame: Frame?)? {
         let (recorded, dropped) = state.withLock { state -> ((creation: Creation, frame: Frame?)?, [Pending]) in
             defer { state.suspension = nil }
-            let unwound = if case .failure(let error) = outcome { error.suspension != nil } else { false }
-            guard state.suspension != nil || unwound else { return (nil, []) }
+            guard state.suspension != nil || error?.suspension != nil else { return (nil, []) }
             // The part runs again: the transient instances it made go, with their completions.
             let dropped = state.queue.filter { $0.part == part && $0.binding.scope == .transient }
             state.queue.removeAll { $0.part == part && $0.binding.scope == .transient }
             return (state.suspension, dropped)
         }
         withExtendedLifetime(dropped) {}
-        if case .failure(let error) = outcome, let creation = error.suspension {
-            return (creation, error.suspendedAt)
-        }
+        if let error, let creation = error.suspension { return (creation, error.suspendedAt) }
         return recorded
     }
 

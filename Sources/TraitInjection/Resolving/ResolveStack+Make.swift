@@ -83,8 +83,28 @@ extension ResolveStack {
         let lookup = binding.isShared ? owner ?? lookup : lookup
         return try heavy(t).observe(binding, at: frame(at: t, f), isCached: isCached(binding, entry, lookup, values, t))
         { () throws(ResolutionError) in
-            try make(binding, keptIn: entry, by: owner, from: lookup, at: t, f, values, factory, instance, on: thread)
+            try makeOutOfLine(
+                binding, keptIn: entry, by: owner, from: lookup, at: t, f, values, factory, instance, on: thread)
         }
+    }
+
+    /// ``make(_:keptIn:by:from:at:_:_:_:_:on:)`` emitted once, for the ways in that are not the
+    /// hot path (a traced or dry-run resolve, a `Lazy`'s first read, an async resolve's sections):
+    /// inlined into each of them, it was about 40 KB of machine code.
+    @inline(never)
+    func makeOutOfLine(
+        _ binding: Binding,
+        keptIn slot: any KeptSlot,
+        by owner: Container?,
+        from lookup: Container,
+        at t: Int,
+        _ f: Int,
+        _ values: Arguments?,
+        _ factory: MakeCall,
+        _ instance: () -> Any,
+        on thread: ResolvingThread
+    ) throws(ResolutionError) -> Found {
+        try make(binding, keptIn: slot, by: owner, from: lookup, at: t, f, values, factory, instance, on: thread)
     }
 
     /// Makes an instance of `binding` (found in `slot`, registered in `owner`, or in `lookup` if
@@ -152,11 +172,6 @@ extension ResolveStack {
                 }
             }
         }
-    }
-
-    private enum Claimed {
-        case instance(Any)
-        case create(Creation?)
     }
 
     /// A top-level resolve of `binding`, read from `container`'s entry, which keeps no shared
