@@ -188,7 +188,9 @@ extension Resolve {
     {
         try await synchronously(at: frame, from: lookup) { stack, t throws(ResolutionError) in
             do {
-                return try stack.call(binding, at: t, -1) { try factories.sync(binding, Resolution(top: t, in: stack)).0 }
+                return try stack.call(binding, at: t, -1) {
+                    try factories.sync(binding, Resolution(top: t, in: stack)).0
+                }
             } catch {
                 throw Self.wrap(error, at: frame)
             }
