@@ -330,16 +330,10 @@ extension Resolve {
         _ body: (ResolveStack, Int) throws(ResolutionError) -> Result
     ) async throws(ResolutionError) -> Result {
         var result: Result?
-        while true {
-            let (error, part) = section(at: frame, from: lookup) { stack, t throws(ResolutionError) in
-                result = try body(stack, t)
-            }
-            guard let pending = suspension(after: error, of: part) else {
-                if let error { throw error }
-                return result!
-            }
-            _ = try await Waits.shared.waitSuspending(for: pending.creation, by: self, at: pending.frame)
+        try await untilDone {
+            section(at: frame, from: lookup) { stack, t throws(ResolutionError) in result = try body(stack, t) }
         }
+        return result!
     }
 
     /// ``synchronously(at:from:_:)`` on the main actor.
@@ -348,17 +342,29 @@ extension Resolve {
         from lookup: Container,
         _ body: @escaping @MainActor @Sendable (ResolveStack, Int) throws(ResolutionError) -> Result
     ) async throws(ResolutionError) -> Result {
-        while true {
-            let (result, error, part) = await MainActor.run {
-                var result: Result?
+        var result: Result?
+        try await untilDone {
+            let (made, error, part) = await MainActor.run {
+                var made: Result?
                 let (error, part) = section(at: frame, from: lookup) { stack, t throws(ResolutionError) in
-                    result = try body(stack, t)
+                    made = try body(stack, t)
                 }
-                return (result, error, part)
+                return (made, error, part)
             }
+            result = made
+            return (error, part)
+        }
+        return result!
+    }
+
+    /// Runs a synchronous part (`run`, which returns its error, if it threw, and its serial)
+    /// until it does not have to wait, suspending this task for what it waits for in between.
+    private func untilDone(_ run: () async -> (ResolutionError?, UInt64)) async throws(ResolutionError) {
+        while true {
+            let (error, part) = await run()
             guard let pending = suspension(after: error, of: part) else {
                 if let error { throw error }
-                return result!
+                return
             }
             _ = try await Waits.shared.waitSuspending(for: pending.creation, by: self, at: pending.frame)
         }
