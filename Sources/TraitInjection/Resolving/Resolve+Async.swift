@@ -332,6 +332,8 @@ extension Resolve {
         var result: Result?
         try await untilDone {
             section(at: frame, from: lookup) { stack, t throws(ResolutionError) in result = try body(stack, t) }
+        } discarding: {
+            result = nil
         }
         return result!
     }
@@ -353,19 +355,27 @@ extension Resolve {
             }
             result = made
             return (error, part)
+        } discarding: {
+            result = nil
         }
         return result!
     }
 
     /// Runs a synchronous part (`run`, which returns its error, if it threw, and its serial)
     /// until it does not have to wait, suspending this task for what it waits for in between.
-    private func untilDone(_ run: () async -> (ResolutionError?, UInt64)) async throws(ResolutionError) {
+    /// What a run that is not used made goes (`discard`) before the wait, as the old run's
+    /// transient instances do: the run again may need what it held.
+    private func untilDone(
+        _ run: () async -> (ResolutionError?, UInt64),
+        discarding discard: () -> Void
+    ) async throws(ResolutionError) {
         while true {
             let (error, part) = await run()
             guard let pending = suspension(after: error, of: part) else {
                 if let error { throw error }
                 return
             }
+            discard()
             _ = try await Waits.shared.waitSuspending(for: pending.creation, by: self, at: pending.frame)
         }
     }

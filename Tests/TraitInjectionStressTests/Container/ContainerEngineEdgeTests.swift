@@ -275,6 +275,48 @@ struct ContainerEngineEdgeTests {
         #expect(made.count == 1)
         #expect(completed.count == 1)
     }
+
+    /// Holds the one port: a second is refused while the first is alive.
+    final class Port: Sendable {
+        static let held = Atomic<Bool>(false)
+        init?() {
+            guard Port.held.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+            else { return nil }
+        }
+        deinit { Port.held.store(false, ordering: .releasing) }
+    }
+
+    struct PortInUse: Error {}
+
+    @Test("An async resolve's synchronous part that runs again has let go of what its first run made")
+    func runAgainLetsGoOfTheFirstRun() async throws {
+        final class Busy: Sendable {}
+        let container = Container()
+        let claimed = Gate()
+        let release = Gate()
+        let runs = Counter()
+        container.register(Busy.self) { _ in
+            claimed.open()
+            _ = waitUntil { release.opened }
+            return Busy()
+        }
+        .inScope(.container)
+        // Run 1 catches the unwinding (Busy is being made on the thread) and returns a port it
+        // will not be used for; run 2, after the wait, needs the port again.
+        container.register(Port.self) { r in
+            runs.increment()
+            if (try? r.resolve(Busy.self)) == nil { release.open() }
+            guard let port = Port() else { throw PortInUse() }
+            return port
+        }
+        .initCompleted { _, _ in await Task.yield() }
+        let thread = OwnThread { _ = try? container.resolve(Busy.self) }
+        await claimed.wait()
+        let port = try await container.resolveAsync(Port.self)
+        await thread.join()
+        #expect(runs.count == 2)
+        withExtendedLifetime(port) {}
+    }
 }
 
 /// A factory's resolver used inside a top-level resolve nested in its own (its top-level resolve
