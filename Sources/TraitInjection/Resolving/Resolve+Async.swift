@@ -208,7 +208,7 @@ extension Resolve {
             case .instance(let instance): return .instance(instance)
             case .create(let claimed):
                 guard addClaim(claimed) else {
-                    withExtendedLifetime(Waits.shared.abandon([claimed], by: self, because: nil)) {}
+                    abandon(claimed, because: nil)
                     throw ResolutionError(kind: .resolverExpired, service: binding.step.service, path: frame.steps)
                 }
                 return .create(claimed)
