@@ -22,6 +22,7 @@ let package = Package(
         sample("ContainerArticle"),
         sample("ConcurrencyArticle"),
         sample("MigratingArticle"),
+        sample("DeclaringArticle"),
 
         // The app of *Generating traits* and its tests, with those of *Testing* and the README's.
         // sample-begin

@@ -129,3 +129,26 @@ struct SuiteContainerIsolationTests {
         #expect(try Container.shared.resolve(Int.self) == number)
     }
 }
+
+extension Container {
+    var isolatedNumber: Registered<Int> { self { _ in -1 }.inScope(.container) }
+}
+
+@Suite("The .container trait: declared services")
+struct DeclaredIsolationTests {
+    @Test(
+        "64 parallel tests each override the same declared service and see only their own", .container,
+        arguments: 0..<64)
+    func eachSeesItsOwnOverride(number: Int) async throws {
+        Container.shared.isolatedNumber.register { _ in number }
+        for _ in 0..<5 {
+            try await pause()
+            #expect(try Container.shared.isolatedNumber() == number)
+        }
+    }
+
+    @Test("A test that does not override gets the default", .container)
+    func defaultInATest() throws {
+        #expect(try Container.shared.isolatedNumber() == -1)
+    }
+}

@@ -39,3 +39,8 @@ final class Database: Sendable {
 final class ProfileViewModel {
     let title = "Profile"
 }
+
+final class Settings: Sendable {
+    let theme: String
+    init(theme: String) { self.theme = theme }
+}

@@ -16,6 +16,16 @@ let greeter = try container.resolve(Greeter.self, arguments: "Hi", 2)
 print(person.name, greeter.greeting, greeter.times)
 
 // sample-begin
+extension Container {
+    var settings: Registered<Settings> { self { _ in Settings(theme: "dark") }.inScope(.container) }
+}
+let settings = try Container.shared.settings()
+Container.shared.settings.register { _ in Settings(theme: "light") }  // in a test or a preview
+// sample-end
+
+precondition(settings.theme == "dark" && (try Container.shared.settings()).theme == "light")
+
+// sample-begin
 Container.shared.register(RestaurantLister.self) { _ in RestaurantLister() }
 final class RestaurantListViewController {
     @Inject private var lister: RestaurantLister  // resolved on first access, then kept

@@ -19,6 +19,7 @@
 /// the `container.resolveAsync` call inside a factory that made it. Kept and used later, it
 /// throws ``ResolutionError/Kind-swift.enum/resolverExpired``. A task the factory starts and does
 /// not await should resolve from the container, with `container.resolveAsync(…)`.
+@dynamicMemberLookup
 public struct AsyncResolution: Sendable {
     let resolve: Resolve
     /// The service whose factory or completion received this, with the path to it.
@@ -58,6 +59,37 @@ public struct AsyncResolution: Sendable {
         }
         return try await resolve.resolveAsync(
             Service.self, name: name, arguments: repeat each arguments, from: lookup, at: frame)
+    }
+
+    /// A service declared on ``Container`` (``RegisteredWith``), resolved as part of this
+    /// resolution's object graph: `try await r.catalog.resolveAsync()` in an async factory.
+    ///
+    /// ```swift
+    /// extension Container {
+    ///     var report: Registered<Report> { self { r in Report(catalog: try await r.catalog.resolveAsync()) } }
+    /// }
+    /// ```
+    public subscript<each Argument, Service>(
+        dynamicMember declaration: KeyPath<Container, RegisteredWith<repeat each Argument, Service>>
+    ) -> RegisteredWith<repeat each Argument, Service> {
+        // The property only says what the service is: any container reads it.
+        var declared = Container.declaring[keyPath: declaration]
+        declared.resolver = .async(self)
+        return declared
+    }
+
+    /// Resolves the registration of `Service` under `key` (a declared service's), as
+    /// ``resolve(_:name:arguments:)`` does.
+    func resolve<Service, each Argument>(
+        _: Service.Type,
+        key: ServiceKey,
+        arguments: repeat each Argument
+    ) async throws(ResolutionError) -> Service {
+        guard resolve.isRunning, let lookup else {
+            throw ResolutionError.expired(Service.self, name: nil, arguments: (repeat each Argument).self)
+        }
+        return try await resolve.resolveAsync(
+            Service.self, name: nil, arguments: repeat each arguments, from: lookup, at: frame, key: key)
     }
 
     /// Resolves `Service` on the main actor, as a synchronous part of this resolve: how an async

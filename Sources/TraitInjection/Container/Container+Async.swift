@@ -133,13 +133,14 @@ extension Container {
     func resolveAsyncInFull<Service, each Argument>(
         _: Service.Type,
         name: String?,
-        arguments: repeat each Argument
+        arguments: repeat each Argument,
+        key: ServiceKey? = nil
     ) async throws(ResolutionError) -> Service {
         try await Resolve.counted { () async throws(ResolutionError) in
             let resolve = Resolve(self, entry: Resolve.taskFrame, isAsync: true)
             do throws(ResolutionError) {
                 let instance = try await resolve.resolveAsync(
-                    Service.self, name: name, arguments: repeat each arguments, from: self, at: resolve.entry)
+                    Service.self, name: name, arguments: repeat each arguments, from: self, at: resolve.entry, key: key)
                 try await resolve.finishAsync(
                     describing: ServiceDescription(Service.self, name: name, arguments: (repeat each Argument).self)
                         .description)

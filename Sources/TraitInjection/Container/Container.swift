@@ -132,6 +132,7 @@ public final class Container: Sendable, Resolver {
         while let current = container {
             let keys = current.registry.entries.map(\.key).filter {
                 $0.service == ObjectIdentifier(Service.self) && $0.arguments == ObjectIdentifier(Void.self)
+                    && !$0.isDeclared
             }
             for key in keys where !names.contains(key.name) { names.append(key.name) }
             container = current.parent
@@ -221,7 +222,7 @@ public final class Container: Sendable, Resolver {
     }
 
     /// `File.swift:12`, for the registration made at `file` and `line`.
-    static func location(_ file: StaticString, _ line: UInt) -> String {
+    static func location(_ file: some CustomStringConvertible, _ line: UInt) -> String {
         "\(String(describing: file).split(separator: "/").last ?? ""):\(line)"
     }
 }

@@ -26,7 +26,7 @@
 /// > statement goes on to say `.container`). Register before you share the container, as with
 /// > every container.
 public final class Registration<Service>: Sendable {
-    private struct Draft {
+    struct Draft {
         var scope = ScopeKind.graph
         var completions: [Binding.Completion] = []
         var reinitializeStrategy = ReinitializeStrategy.reCreate
@@ -46,9 +46,10 @@ public final class Registration<Service>: Sendable {
     private let factory: Binding.Factory
     private let autoInjects: Bool
     private let forwarding: any Forwarder<Service>
-    private let draft = Locked(Draft())
+    private let declared: (key: ServiceKey, restoreDefault: @Sendable (Container) -> Void)?
+    private let draft: Locked<Draft>
 
-    init<each Argument>(
+    convenience init<each Argument>(
         in container: Container,
         name: String?,
         arguments: (repeat each Argument).Type,
@@ -57,22 +58,47 @@ public final class Registration<Service>: Sendable {
         factory: Binding.Factory,
         autoInjects: Bool = true
     ) {
+        self.init(
+            in: container, key: ServiceKey(Service.self, name: name, arguments: arguments),
+            description: ServiceDescription(Service.self, name: name, arguments: arguments),
+            location: Container.location(file, line), forwarding: Forwarding<Service, repeat each Argument>(name: name),
+            factory: factory, autoInjects: autoInjects)
+    }
+
+    /// Files a registration of `factory` under `key`, as `draft` says — if `onlyIfAbsent`, only if
+    /// `container` has none under `key` (else this registration is inert); `declared` is a
+    /// declared service's key and how to file its default again.
+    init(
+        in container: Container,
+        key: ServiceKey,
+        description: ServiceDescription,
+        location: String,
+        forwarding: any Forwarder<Service>,
+        factory: Binding.Factory,
+        autoInjects: Bool = true,
+        draft: Draft = Draft(),
+        onlyIfAbsent: Bool = false,
+        declared: (key: ServiceKey, restoreDefault: @Sendable (Container) -> Void)? = nil
+    ) {
         self.container = container
-        key = ServiceKey(Service.self, name: name, arguments: arguments)
-        description = ServiceDescription(Service.self, name: name, arguments: arguments)
-        location = Container.location(file, line)
+        self.key = key
+        self.description = description
+        self.location = location
         assembly = Container.assembling
         self.factory = factory
         self.autoInjects = autoInjects
-        forwarding = Forwarding<Service, repeat each Argument>(name: name)
-        refine { _ in }
+        self.forwarding = forwarding
+        self.declared = declared
+        self.draft = Locked(draft)
+        refine(onlyIfAbsent: onlyIfAbsent) { _ in }
     }
 
     /// Applies `change` to the registration and files it anew, in place of the one this
-    /// registration filed last — unless the key has since been registered again. What the
-    /// replaced binding held goes after the lock.
+    /// registration filed last — unless the key has since been registered again (or, the first
+    /// time, `onlyIfAbsent` and the key is registered). What the replaced binding held goes after
+    /// the lock.
     @discardableResult
-    private func refine(_ change: (inout Draft) -> Void) -> Self {
+    private func refine(onlyIfAbsent: Bool = false, _ change: (inout Draft) -> Void) -> Self {
         let released = draft.withLock { draft -> [Any?] in
             guard !draft.isReplaced else { return [] }
             change(&draft)
@@ -85,10 +111,11 @@ public final class Registration<Service>: Sendable {
                 factory: factory,
                 completions: draft.completions,
                 reinitializeStrategy: draft.reinitializeStrategy,
-                autoInjects: autoInjects
+                autoInjects: autoInjects,
+                declared: declared
             )
             let (filed, released) = container.file(
-                binding, for: key, forwardedFrom: draft.forwards, replacing: draft.filed)
+                binding, for: key, forwardedFrom: draft.forwards, replacing: draft.filed, onlyIfAbsent: onlyIfAbsent)
             draft.filed = binding
             draft.isReplaced = !filed
             return released

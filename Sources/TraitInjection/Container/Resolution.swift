@@ -14,6 +14,7 @@
 /// A resolution is valid only on the thread running the factory, while its top-level `resolve`
 /// lasts. A resolution kept and used later, or from another thread, resolves nothing: it throws
 /// ``ResolutionError/Kind-swift.enum/resolverExpired``. To resolve later, keep the container.
+@dynamicMemberLookup
 public struct Resolution: Resolver {
     /// Where it stands on its thread's ``ResolveStack``: a frame (`0…`), or the top of top
     /// `-1 - position`.
@@ -57,6 +58,30 @@ public struct Resolution: Resolver {
 }
 
 extension Resolution {
+    /// A service declared on ``Container`` (``RegisteredWith``), resolved as part of this
+    /// resolution's object graph: `try r.database()` in a factory.
+    ///
+    /// ```swift
+    /// extension Container {
+    ///     var profile: Registered<ProfileStore> { self { r in ProfileStore(database: try r.database()) } }
+    /// }
+    /// ```
+    @inlinable
+    public subscript<each Argument, Service>(
+        dynamicMember declaration: KeyPath<Container, RegisteredWith<repeat each Argument, Service>>
+    ) -> RegisteredWith<repeat each Argument, Service> {
+        // The property only says what the service is: any container reads it, and the resolver
+        // says where it is resolved (and registered, and reset: ``RegisteredWith/target``).
+        var declared = Container.declaring[keyPath: declaration]
+        declared.resolver = .sync(self)
+        return declared
+    }
+
+    /// The container this resolver's resolves look up from, while it is valid.
+    @usableFromInline var lookup: Container? {
+        ResolvingThread.current.stack.position(of: self)?.lookup.object
+    }
+
     /// Queues the completions `binding` gives `instance`, which its factory made for a forwarding
     /// registration (``Registration/implements(_:as:)``).
     func complete<Instance>(_ instance: Instance, as binding: Binding) throws(ResolutionError) {

@@ -14,6 +14,7 @@ final class Binding: Sendable {
     }
 
     /// An `initCompleted` closure, or auto-injection, on the erased instance.
+    @usableFromInline
     enum Completion: Sendable {
         case sync(@Sendable (Resolution, Any) throws -> Void)
         case async(@Sendable (AsyncResolution, Any) async throws -> Void)
@@ -51,6 +52,9 @@ final class Binding: Sendable {
     /// A resolve of the service, for a dry run (verify) and for a ``Lazy``.
     let verify: @Sendable (Resolution) throws(ResolutionError) -> Void
     let verifyAsync: @Sendable (AsyncResolution) async throws(ResolutionError) -> Void
+    /// For a declared service's registration: files its declared default in a container again,
+    /// in place of whatever is registered there under its key (``RegisteredWith/reset()``).
+    let restoreDefault: (@Sendable (Container) -> Void)?
 
     init<Service>(
         _: Service.Type,
@@ -62,7 +66,8 @@ final class Binding: Sendable {
         completions: [Completion],
         reinitializeStrategy: ReinitializeStrategy,
         autoInjects: Bool,
-        forwarding: ServiceKey? = nil
+        forwarding: ServiceKey? = nil,
+        declared: (key: ServiceKey, restoreDefault: @Sendable (Container) -> Void)? = nil
     ) {
         self.forwarding = forwarding
         self.description = description
@@ -89,9 +94,15 @@ final class Binding: Sendable {
             }
         isPlain = !isShared && !needsAsyncResolve && !isMainActor
         keep = { instance in scope.keep(instance, as: Service.self) }
-        let name = description.name
-        verify = { r throws(ResolutionError) in _ = try r.resolve(Service.self, name: name) }
-        verifyAsync = { r throws(ResolutionError) in _ = try await r.resolve(Service.self, name: name) }
+        restoreDefault = declared?.restoreDefault
+        if let key = declared?.key {
+            verify = { r throws(ResolutionError) in _ = try r.find(Service.self, key: key) }
+            verifyAsync = { r throws(ResolutionError) in _ = try await r.resolve(Service.self, key: key) }
+        } else {
+            let name = description.name
+            verify = { r throws(ResolutionError) in _ = try r.resolve(Service.self, name: name) }
+            verifyAsync = { r throws(ResolutionError) in _ = try await r.resolve(Service.self, name: name) }
+        }
     }
 
     /// Whether a top-level resolve of it takes the short path (``ResolveStack/makeTop``): it keeps

@@ -15,7 +15,7 @@ extension Container {
     }
 
     /// Files `binding` under `key` — in place of `replaced`, if that is given and is still the
-    /// key's — then the registrations that reach it under other types: the `forwards` declared
+    /// key's; if `onlyIfAbsent`, only if nothing is registered under `key` here — then the registrations that reach it under other types: the `forwards` declared
     /// with it and those declared before, made again from `binding` so that they take its scope,
     /// each under its key. A resolve sees the old registration or the new one under each.
     ///
@@ -27,10 +27,12 @@ extension Container {
     func file(
         _ binding: Binding, for key: ServiceKey,
         forwardedFrom forwards: [(key: ServiceKey, binding: @Sendable (Binding) -> Binding)],
-        replacing replaced: Binding? = nil
+        replacing replaced: Binding? = nil,
+        onlyIfAbsent: Bool = false
     ) -> (filed: Bool, released: [Any?]) {
         forwarders.withLock { forwarders -> (Bool, [Any?]) in
             if let replaced, registry.entry(for: key)?.read().binding !== replaced { return (false, []) }
+            if onlyIfAbsent, registry.entry(for: key) != nil { return (false, []) }
             var released = [registry.register(binding, for: key)]
             for forward in forwards {
                 released.append(forwarders[key, default: [:]].updateValue(forward.binding, forKey: forward.key))

@@ -36,8 +36,19 @@ extension Origin {
         name: String?,
         arguments: repeat each Argument
     ) throws(ResolutionError) -> Service? {
+        try find(
+            Service.self, key: ServiceKey(Service.self, name: name, arguments: (repeat each Argument).self),
+            arguments: repeat each arguments)
+    }
+
+    /// ``find(_:name:arguments:)`` of the registration under `key`.
+    @inlinable
+    func find<Service, each Argument>(
+        _: Service.Type,
+        key: ServiceKey,
+        arguments: repeat each Argument
+    ) throws(ResolutionError) -> Service? {
         var made: Service?
-        let key = ServiceKey(Service.self, name: name, arguments: (repeat each Argument).self)
         let found = try resolve(
             key, { ArgumentValues.of(repeat each arguments) },
             factory: { binding, resolution in
@@ -52,7 +63,8 @@ extension Origin {
         case .made: return made.take().unsafelyUnwrapped
         case .instance(let instance): return Found.cast(instance, to: Service.self)
         case .unregistered: return nil
-        case .expired: throw .expired(Service.self, name: name, arguments: (repeat each Argument).self)
+        case .expired:
+            throw .expired(Service.self, name: key.isDeclared ? nil : key.name, arguments: (repeat each Argument).self)
         }
     }
 

@@ -77,7 +77,9 @@ final class Registry: Sendable {
             var slot = hash & mask
             while let service = slots[slot].service {
                 if service == key.service, slots[slot].arguments == key.arguments, slots[slot].hash == hash,
-                    slots[slot].isNamed == (key.name != nil), key.name == nil || keys[slot]?.name == key.name
+                    slots[slot].isNamed == (key.name != nil),
+                    key.name == nil
+                        || (keys[slot]?.site == key.site && keys[slot]?.name == key.name)
                 {
                     return entries[slot]
                 }
@@ -89,7 +91,12 @@ final class Registry: Sendable {
         private static func hash(_ key: ServiceKey) -> Int {
             var hash = UInt(bitPattern: key.service) &* 0x9E37_79B9_7F4A_7C15
             hash ^= UInt(bitPattern: key.arguments) &* 0xC2B2_AE3D_27D4_EB4F
-            if let name = key.name { hash ^= Self.hash(name) &* 0x1656_67B1_9E37_79F9 }
+            // A declared service's file is not hashed: its line and column tell it apart.
+            if key.isDeclared {
+                hash ^= UInt(truncatingIfNeeded: key.site) &* 0x1656_67B1_9E37_79F9
+            } else if let name = key.name {
+                hash ^= Self.hash(name) &* 0x1656_67B1_9E37_79F9
+            }
             return Int(truncatingIfNeeded: hash ^ (hash >> 29)) & Int.max
         }
 

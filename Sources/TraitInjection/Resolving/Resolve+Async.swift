@@ -47,14 +47,16 @@ extension Resolve {
         }
     }
 
-    /// Resolves `Service` under `name` with `arguments`, looked up from `lookup`, for the factory
-    /// of `frame` (`nil` at the top): the typed side of an async resolve.
+    /// Resolves `Service` under `name` (or `key`, a declared service's) with `arguments`, looked
+    /// up from `lookup`, for the factory of `frame` (`nil` at the top): the typed side of an async
+    /// resolve.
     func resolveAsync<Service, each Argument>(
         _: Service.Type,
         name: String?,
         arguments: repeat each Argument,
         from lookup: Container,
-        at frame: Frame?
+        at frame: Frame?,
+        key: ServiceKey? = nil
     ) async throws(ResolutionError) -> Service {
         let values = (repeat each arguments)
         let factories = Factories(
@@ -72,7 +74,7 @@ extension Resolve {
                     .run(resolution, repeat each values)
             }
         )
-        let key = ServiceKey(Service.self, name: name, arguments: (repeat each Argument).self)
+        let key = key ?? ServiceKey(Service.self, name: name, arguments: (repeat each Argument).self)
         switch try await resolveAsync(
             key, ArgumentValues.of(repeat each arguments), from: lookup, at: frame, factories: factories)
         {

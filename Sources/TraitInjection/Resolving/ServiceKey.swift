@@ -1,15 +1,22 @@
-/// What a registration is filed under: the service type, its name and its argument types.
+/// What a registration is filed under: the service type, its name and its argument types — or,
+/// for a declared service (``RegisteredWith``), the place of its declaration instead of a name.
 @usableFromInline
 struct ServiceKey: Hashable, Sendable {
     @usableFromInline let service: ObjectIdentifier
+    /// The name; for a declared service, the file of its declaration (`#fileID`, a literal: it is
+    /// neither copied nor hashed on a resolve).
     @usableFromInline let name: String?
     @usableFromInline let arguments: ObjectIdentifier
+    /// `0`, or a declared service's line and column in `name`'s file: then the key is its
+    /// declaration's, never a registration's by name.
+    @usableFromInline let site: UInt64
 
     @inlinable
     init<Service, each Argument>(_: Service.Type, name: String?, arguments: (repeat each Argument).Type) {
         service = ObjectIdentifier(Service.self)
         self.name = name
         self.arguments = Self.identify(arguments)
+        site = 0
     }
 
     /// `arguments` is an argument types' ``identify(_:)``.
@@ -17,7 +24,26 @@ struct ServiceKey: Hashable, Sendable {
         self.service = ObjectIdentifier(service)
         self.name = name
         self.arguments = arguments
+        site = 0
     }
+
+    /// The key of the service declared at `file`, `line` and `column`.
+    @inlinable
+    init<Service, each Argument>(
+        declared _: Service.Type,
+        arguments: (repeat each Argument).Type,
+        file: String,
+        line: UInt,
+        column: UInt
+    ) {
+        service = ObjectIdentifier(Service.self)
+        name = file
+        self.arguments = Self.identify(arguments)
+        site = UInt64(truncatingIfNeeded: line) << 20 | UInt64(truncatingIfNeeded: column & 0xF_FFFF) | 1 << 63
+    }
+
+    /// Whether it is a declared service's key.
+    @usableFromInline var isDeclared: Bool { site != 0 }
 
     /// The identity of a registration's argument types. To Swift, one argument of tuple type
     /// `(Int, String)` and two arguments `Int, String` are one type, `(Int, String)`: each is
@@ -31,13 +57,15 @@ struct ServiceKey: Hashable, Sendable {
     func hash(into hasher: inout Hasher) {
         hasher.combine(service)
         hasher.combine(arguments)
-        if let name { hasher.combine(name) }
+        hasher.combine(site)
+        if site == 0, let name { hasher.combine(name) }
     }
 
     /// The type identities first: they tell most keys apart without looking at a name.
     @usableFromInline
     static func == (lhs: ServiceKey, rhs: ServiceKey) -> Bool {
-        lhs.service == rhs.service && lhs.arguments == rhs.arguments && lhs.name == rhs.name
+        lhs.service == rhs.service && lhs.arguments == rhs.arguments && lhs.site == rhs.site
+            && lhs.name == rhs.name
     }
 }
 
@@ -52,14 +80,27 @@ struct ServiceDescription: Hashable, Sendable, CustomStringConvertible {
     let name: String?
     let arguments: String
 
-    init<Service, each Argument>(_: Service.Type, name: String?, arguments _: (repeat each Argument).Type) {
+    /// A declared service's property, `Container.database`: shown in place of the type, which
+    /// follows.
+    let property: String?
+
+    init<Service, each Argument>(
+        _: Service.Type,
+        name: String?,
+        arguments _: (repeat each Argument).Type,
+        declaredAs property: String? = nil
+    ) {
         service = String(reflecting: Service.self).droppingModulePrefixes
         self.name = name
         let arguments = String(reflecting: (repeat each Argument).self).droppingModulePrefixes
         self.arguments = arguments == "()" ? "" : arguments
+        self.property = property
     }
 
     var description: String {
+        if let property {
+            return "\(property) (\(service)\(arguments.isEmpty ? "" : ", arguments: \(arguments)"))"
+        }
         var details: [String] = []
         if let name { details.append("name: \"\(name)\"") }
         if !arguments.isEmpty { details.append("arguments: \(arguments)") }

@@ -1,0 +1,78 @@
+// The *Declaring services* article's samples, run in order, with checks of what their comments say.
+import TraitInjection
+
+final class Database: Sendable {
+    let path: String
+    init(path: String) { self.path = path }
+}
+
+final class ProfileStore: Sendable {
+    let database: Database
+    init(database: Database) { self.database = database }
+}
+
+struct Greeter {
+    let greeting: String
+    init(_ greeting: String) { self.greeting = greeting }
+}
+
+final class Catalog: Sendable {
+    static func open() async -> Catalog {
+        await Task.yield()
+        return Catalog()
+    }
+}
+
+struct Shelf {
+    let catalog: Catalog
+}
+
+// sample-begin
+extension Container {
+    var database: Registered<Database> {
+        self { _ in Database(path: "app.sqlite") }.inScope(.container)
+    }
+    var profile: Registered<ProfileStore> {
+        self { r in ProfileStore(database: try r.database()) }
+    }
+    var greeter: RegisteredWith<String, Greeter> {
+        self { _, greeting in Greeter(greeting) }
+    }
+}
+// sample-end
+
+// sample-begin
+let profile = try Container.shared.profile()
+let greeter = try Container.shared.greeter("Hi")
+// sample-end
+
+precondition(profile.database === (try Container.shared.database()))
+precondition(profile.database.path == "app.sqlite")
+precondition(greeter.greeting == "Hi")
+
+// sample-begin
+extension Container {
+    var catalog: Registered<Catalog> {
+        self { _ in await Catalog.open() }.inScope(.container)
+    }
+    var shelf: Registered<Shelf> {
+        self { r in Shelf(catalog: try await r.catalog.resolveAsync()) }
+    }
+}
+
+let shelf = try await Container.shared.shelf.resolveAsync()
+// sample-end
+
+precondition(shelf.catalog === (try await Container.shared.catalog.resolveAsync()))
+
+// sample-begin
+Container.shared.database.register { _ in Database(path: ":memory:") }
+let scratch = try Container.shared.database()  // the in-memory one
+
+Container.shared.database.reset()  // the default again, made anew
+// sample-end
+
+precondition(scratch.path == ":memory:")
+let again = try Container.shared.database()
+precondition(again.path == "app.sqlite" && again !== profile.database)
+print("Declaring services: ok")

@@ -1,0 +1,61 @@
+extension Container {
+    // MARK: Declaring services
+
+    /// Declares a service with its default `factory`: what the computed property of a declared
+    /// service returns (``RegisteredWith``).
+    ///
+    /// ```swift
+    /// extension Container {
+    ///     var database: Registered<Database> { self { _ in Database(path: "app.sqlite") }.inScope(.container) }
+    ///     var greeter: RegisteredWith<String, Greeter> { self { _, greeting in Greeter(greeting) } }
+    /// }
+    /// ```
+    ///
+    /// The service is keyed by where this is called — `file`, `line` and `column`, which stay as
+    /// they are — and named by `property`, the property calling it.
+    @inlinable
+    public func callAsFunction<Service, each Argument>(
+        file: String = #fileID,
+        line: UInt = #line,
+        column: UInt = #column,
+        property: String = #function,
+        _ factory: @escaping @Sendable (Resolution, repeat each Argument) throws -> Service
+    ) -> RegisteredWith<repeat each Argument, Service> {
+        RegisteredWith(
+            Declaration(sync: factory, file: file, line: line, column: column, property: property), in: self)
+    }
+
+    /// Declares a service with an async default `factory`, which only an async resolve can run:
+    /// `try await container.catalog.resolveAsync()`.
+    ///
+    /// ```swift
+    /// extension Container {
+    ///     var catalog: Registered<Catalog> { self { r in await Catalog.open() }.inScope(.container) }
+    /// }
+    /// ```
+    @inlinable
+    public func callAsFunction<Service, each Argument>(
+        file: String = #fileID,
+        line: UInt = #line,
+        column: UInt = #column,
+        property: String = #function,
+        _ factory: @escaping @Sendable (AsyncResolution, repeat each Argument) async throws -> Service
+    ) -> RegisteredWith<repeat each Argument, Service> {
+        RegisteredWith(
+            Declaration(sync: nil, async: factory, file: file, line: line, column: column, property: property), in: self
+        )
+    }
+
+    /// Where a resolver reads a declaration (``Resolution/subscript(dynamicMember:)``): a
+    /// property only says what its service is, whichever container it is read from.
+    @usableFromInline static let declaring = Container()
+
+    /// Registers the default of every declared service used or overridden in this container
+    /// again, in place of its override, and drops the instances their scopes kept: what a test
+    /// that overrode several calls when it ends. A parent's registrations stay.
+    public func resetDeclaredServices() {
+        for binding in bindings {
+            binding.restoreDefault?(self)
+        }
+    }
+}

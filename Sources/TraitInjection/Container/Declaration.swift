@@ -1,0 +1,91 @@
+/// What the property of a declared service (``RegisteredWith``) says: where it stands, its
+/// default factory, and the refinements beside it.
+///
+/// Made again on every use of the property, so it is plain values: a factory closure that
+/// captures nothing is not allocated, and a refinement sets a field. Only the first use in a
+/// container files it (``register(in:factory:onlyIfAbsent:)``), which makes its boxes.
+@usableFromInline
+struct Declaration<each Argument, Service>: Sendable {
+    /// The default factory: synchronous, or else async. (Two fields, not an enum: an enum cannot
+    /// take the argument types' pack.)
+    @usableFromInline let sync: (@Sendable (Resolution, repeat each Argument) throws -> Service)?
+    @usableFromInline let async: (@Sendable (AsyncResolution, repeat each Argument) async throws -> Service)?
+    /// `#fileID`, `#line`, `#column` and `#function` where the property calls its container: the
+    /// key, and what errors show.
+    @usableFromInline let file: String
+    @usableFromInline let line: UInt
+    @usableFromInline let column: UInt
+    @usableFromInline let property: String
+    @usableFromInline var scope: Scope<Service> = .graph
+    @usableFromInline var completions: [Binding.Completion] = []
+
+    @inlinable
+    init(
+        sync: (@Sendable (Resolution, repeat each Argument) throws -> Service)?,
+        async: (@Sendable (AsyncResolution, repeat each Argument) async throws -> Service)? = nil,
+        file: String,
+        line: UInt,
+        column: UInt,
+        property: String
+    ) {
+        self.sync = sync
+        self.async = async
+        self.file = file
+        self.line = line
+        self.column = column
+        self.property = property
+    }
+
+    /// What the service is filed under in every container.
+    @inlinable
+    var key: ServiceKey {
+        ServiceKey(
+            declared: Service.self, arguments: (repeat each Argument).self, file: file, line: line, column: column)
+    }
+
+    /// The service as errors, the trace and the dependency graph show it: `Container.database
+    /// (Database)`.
+    var description: ServiceDescription {
+        ServiceDescription(
+            Service.self, name: nil, arguments: (repeat each Argument).self, declaredAs: "Container.\(property)")
+    }
+
+    /// Files the service in `container` with `factory` (registered at `location`), or else its
+    /// default one, and the declared refinements — if `onlyIfAbsent`, only if `container` has no
+    /// registration of it.
+    @discardableResult
+    func register(
+        in container: Container,
+        factory: Binding.Factory? = nil,
+        at location: String? = nil,
+        onlyIfAbsent: Bool
+    ) -> Registration<Service> {
+        let box: Binding.Factory
+        if let factory {
+            box = factory
+        } else if let sync {
+            box = .sync(FactoryBox(sync))
+        } else {
+            box = .async(AsyncFactoryBox(async!))
+        }
+        var draft = Registration<Service>.Draft()
+        draft.scope = scope.kind
+        draft.completions = completions
+        let location = location ?? Container.location(file, line)
+        return Registration(
+            in: container, key: key, description: description, location: location,
+            forwarding: Forwarding<Service, repeat each Argument>(name: nil), factory: box, draft: draft,
+            onlyIfAbsent: onlyIfAbsent,
+            declared: (key, { container in register(in: container, onlyIfAbsent: false) }))
+    }
+
+    /// Files the default in `container` unless it, or a parent, has a registration of the
+    /// service: the first use of the service there. Exactly once, however many threads and tasks
+    /// use it first at once: the registration is filed under the container's lock only if none
+    /// is there (``Container/file(_:for:forwardedFrom:replacing:onlyIfAbsent:)``).
+    @usableFromInline
+    func registerDefault(in container: Container) {
+        guard container.entry(for: key) == nil else { return }
+        register(in: container, onlyIfAbsent: true)
+    }
+}

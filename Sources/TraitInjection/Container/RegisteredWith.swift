@@ -1,0 +1,207 @@
+/// A service declared as a computed property of ``Container``, with its default factory beside
+/// its declaration: resolving it cannot fail for want of a registration, and a misspelled one
+/// does not compile.
+///
+/// Declare a service in an extension of `Container`, calling the container with its default
+/// factory; refine it as a registration; resolve it by calling the property:
+///
+/// ```swift
+/// extension Container {
+///     var database: Registered<Database> { self { _ in Database(path: "app.sqlite") }.inScope(.container) }
+///     var profile: Registered<ProfileStore> { self { r in ProfileStore(database: try r.database()) } }
+///     var greeter: RegisteredWith<String, Greeter> { self { _, greeting in Greeter(greeting) } }
+/// }
+///
+/// let profile = try Container.shared.profile()
+/// let greeter = try Container.shared.greeter("Hi")
+/// ```
+///
+/// The first use of a declared service in a container registers its default there, exactly once
+/// however many threads use it at once, unless the container or a parent has a registration of
+/// it. From then on it is a registration like any other: every scope, `initCompleted`, runtime
+/// arguments, async factories, parent containers, `.graph` instances shared with the services
+/// registered by type in the same resolve. A factory resolves declared services through its
+/// resolver (`r.database()`, as above). Errors, the trace, ``Container/verify()`` and the
+/// dependency graph name it by its property, `Container.database (Database)`, at the file and
+/// line of its declaration.
+///
+/// Override it for a test or a preview with ``register(file:line:factory:)-(…)->Service``; go
+/// back to the default with ``reset()``:
+///
+/// ```swift
+/// Container.shared.database.register { _ in InMemoryDatabase() }
+/// Container.shared.database.reset()
+/// ```
+///
+/// A service is keyed by its declaration: the same property always resolves the same
+/// registration, and two properties of the same type are two services.
+public struct RegisteredWith<each Argument, Service> {
+    @usableFromInline var declaration: Declaration<repeat each Argument, Service>
+    /// Where it is resolved, registered and reset.
+    @usableFromInline let container: Container
+    /// The resolver it is resolved with, when a factory reads it from its own.
+    @usableFromInline var resolver = DeclaredResolver.none
+
+    @inlinable
+    init(_ declaration: Declaration<repeat each Argument, Service>, in container: Container) {
+        self.declaration = declaration
+        self.container = container
+    }
+
+    // MARK: Resolving
+
+    /// Resolves the service with runtime `arguments`, as ``Container/resolve(_:name:arguments:)``
+    /// does a registered one; its first use in the container registers its default.
+    ///
+    /// - Throws: ``ResolutionError`` for a cycle (with the path), a factory's error, a deadlock,
+    ///   or a service that needs an async resolve (``resolveAsync(_:)``) — never
+    ///   ``ResolutionError/Kind-swift.enum/notRegistered``.
+    @inlinable
+    public func callAsFunction(_ arguments: repeat each Argument) throws(ResolutionError) -> Service {
+        let key = declaration.key
+        switch resolver {
+        case .none:
+            if let found = try container.find(Service.self, key: key, arguments: repeat each arguments) {
+                return found
+            }
+            declaration.registerDefault(in: container)
+            return try container.find(Service.self, key: key, arguments: repeat each arguments)!
+        case .sync(let resolution):
+            if let found = try resolution.find(Service.self, key: key, arguments: repeat each arguments) {
+                return found
+            }
+            declaration.registerDefault(in: try lookup())
+            return try resolution.find(Service.self, key: key, arguments: repeat each arguments)!
+        case .async:
+            // In an async factory: a synchronous resolve from its container, which is nested in
+            // its resolve.
+            let container = try lookup()
+            if let found = try container.find(Service.self, key: key, arguments: repeat each arguments) {
+                return found
+            }
+            declaration.registerDefault(in: container)
+            return try container.find(Service.self, key: key, arguments: repeat each arguments)!
+        }
+    }
+
+    /// Resolves the service with runtime `arguments` from async code, as
+    /// ``Container/resolveAsync(_:name:arguments:)`` does a registered one: any factory, async,
+    /// synchronous or main-actor.
+    public func resolveAsync(_ arguments: repeat each Argument) async throws(ResolutionError) -> Service {
+        let key = declaration.key
+        let lookup = try lookup()
+        declaration.registerDefault(in: lookup)
+        if case .async(let resolution) = resolver {
+            return try await resolution.resolve(Service.self, key: key, arguments: repeat each arguments)
+        }
+        // A synchronous factory's resolver is valid on its thread only, not across `await`.
+        return try await lookup.resolveAsyncInFull(Service.self, name: nil, arguments: repeat each arguments, key: key)
+    }
+
+    /// The container it is resolved from, registered in and reset in: its resolver's, if it has
+    /// one and that is still valid.
+    @usableFromInline
+    func lookup() throws(ResolutionError) -> Container {
+        let lookup: Container? =
+            switch resolver {
+            case .none: container
+            case .sync(let resolution): resolution.lookup
+            case .async(let resolution): resolution.lookup
+            }
+        guard let lookup else { throw .expired(Service.self, name: nil, arguments: (repeat each Argument).self) }
+        return lookup
+    }
+
+    // MARK: Refining the default
+
+    /// Sets how long the default's instances are reused, as ``Registration/inScope(_:)`` does;
+    /// ``Scope/graph`` unless it says otherwise.
+    @inlinable
+    public func inScope(_ scope: Scope<Service>) -> Self {
+        var declared = self
+        declared.declaration.scope = scope
+        return declared
+    }
+
+    /// Adds a closure that completes each new instance once its object graph exists, as
+    /// ``Registration/initCompleted(_:)-((Resolution,Service)->Void)`` does.
+    @inlinable
+    public func initCompleted(_ completion: @escaping @Sendable (Resolution, Service) throws -> Void) -> Self {
+        var declared = self
+        declared.declaration.completions.append(.sync { r, instance in try completion(r, instance as! Service) })
+        return declared
+    }
+
+    /// Adds a closure that completes each new instance asynchronously, as
+    /// ``Registration/initCompleted(_:)-((AsyncResolution,Service)->Void)`` does: only an async
+    /// resolve (``resolveAsync(_:)``) can make the service then.
+    @inlinable
+    public func initCompleted(_ completion: @escaping @Sendable (AsyncResolution, Service) async throws -> Void)
+        -> Self
+    {
+        var declared = self
+        declared.declaration.completions.append(.async { r, instance in try await completion(r, instance as! Service) })
+        return declared
+    }
+
+    // MARK: Overriding
+
+    /// Registers `factory` in place of the service's default in this container, until
+    /// ``reset()``: how a test, a preview or a module overrides a declared service.
+    ///
+    /// ```swift
+    /// Container.shared.database.register { _ in InMemoryDatabase() }
+    /// ```
+    ///
+    /// The override keeps the declared scope and `initCompleted` closures; refine the returned
+    /// ``Registration`` to change them (`.inScope(.transient)`). Like any registration, it is
+    /// this container's: a child container's override is not seen by its parent, and a child
+    /// without one resolves its parent's.
+    @discardableResult
+    public func register(
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        factory: @escaping @Sendable (Resolution, repeat each Argument) throws -> Service
+    ) -> Registration<Service> {
+        declaration.register(
+            in: target, factory: .sync(FactoryBox(factory)), at: Container.location(file, line), onlyIfAbsent: false)
+    }
+
+    /// Registers an async `factory` in place of the service's default in this container, until
+    /// ``reset()``, as ``register(file:line:factory:)-(…)->Service`` does a synchronous one.
+    @discardableResult
+    public func register(
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        factory: @escaping @Sendable (AsyncResolution, repeat each Argument) async throws -> Service
+    ) -> Registration<Service> {
+        declaration.register(
+            in: target, factory: .async(AsyncFactoryBox(factory)), at: Container.location(file, line),
+            onlyIfAbsent: false)
+    }
+
+    /// Registers the service's default again in this container, in place of an override, and
+    /// drops the instance its scope kept: the next resolve makes a new one.
+    ///
+    /// A child container's reset registers the default in the child: it does not fall back to
+    /// its parent's override. ``Container/resetDeclaredServices()`` resets every declared service
+    /// of a container.
+    public func reset() {
+        declaration.register(in: target, onlyIfAbsent: false)
+    }
+
+    /// The container registering and resetting here: the resolver's, when a factory read it.
+    var target: Container { (try? lookup()) ?? container }
+}
+
+/// The resolver a ``RegisteredWith`` is resolved with, if a factory read it from its own.
+@usableFromInline
+enum DeclaredResolver {
+    case none
+    case sync(Resolution)
+    case async(AsyncResolution)
+}
+
+/// A service declared with no runtime arguments: ``RegisteredWith``, resolved as
+/// `try container.database()`.
+public typealias Registered<Service> = RegisteredWith<Service>

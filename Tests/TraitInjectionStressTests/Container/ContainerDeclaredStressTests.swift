@@ -1,0 +1,69 @@
+import Synchronization
+import TestFixtures
+import Testing
+import TraitInjection
+
+/// A declared singleton counting what its default factory makes.
+final class CountedStore: Sendable {
+    static let made = Atomic<Int>(0)
+    init() { Self.made.add(1, ordering: .relaxed) }
+}
+
+extension Container {
+    var countedStore: Registered<CountedStore> { self { _ in CountedStore() }.inScope(.container) }
+}
+
+@Suite("Container: declared services under contention", .serialized)
+struct ContainerDeclaredStressTests {
+    @Test("The first use registers the default exactly once, from 8 threads and 100 tasks at once")
+    func exactlyOnce() async throws {
+        for _ in 0..<20 {
+            let container = Container()
+            let before = CountedStore.made.load(ordering: .relaxed)
+            let start = Gate()
+            let threads = (0..<8).map { _ in
+                OwnThread {
+                    while !start.opened { usleepCompat(10) }
+                    _ = try? container.countedStore()
+                }
+            }
+            async let tasks = inTasks(100) { _ in
+                await start.wait()
+                return try? await container.countedStore.resolveAsync()
+            }
+            start.open()
+            let stores = await tasks
+            for thread in threads { await thread.join() }
+            let made = try container.countedStore()
+            #expect(stores.allSatisfy { $0 === made })
+            #expect(CountedStore.made.load(ordering: .relaxed) - before == 1)
+            #expect(container.localRegistrations.count == 1)
+        }
+    }
+
+    @Test("Overrides and resets racing resolves: each resolve gets the default's instance or the override's")
+    func overridesRacingResolves() async throws {
+        let container = Container()
+        let stop = Gate()
+        let writer = OwnThread {
+            var round = 0
+            while !stop.opened {
+                round += 1
+                if round.isMultiple(of: 2) {
+                    container.countedStore.register { _ in CountedStore() }.inScope(.transient)
+                } else {
+                    container.countedStore.reset()
+                }
+            }
+        }
+        let resolved = await inTasks(8) { _ in
+            var resolved = 0
+            for _ in 0..<2_000 where (try? container.countedStore()) != nil { resolved += 1 }
+            return resolved
+        }
+        stop.open()
+        await writer.join()
+        #expect(resolved.allSatisfy { $0 == 2_000 })
+        #expect(container.localRegistrations.count == 1)
+    }
+}

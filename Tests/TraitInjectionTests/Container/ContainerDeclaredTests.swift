@@ -1,0 +1,198 @@
+import TestFixtures
+import Testing
+import TraitInjection
+
+/// What the services these tests declare make.
+enum Declared {
+    final class Store: Sendable {
+        let label: String
+        init(_ label: String = "default") { self.label = label }
+    }
+    final class Greeter: Sendable {
+        let text: String
+        init(_ text: String) { self.text = text }
+    }
+    final class Ping: Sendable {
+        let pong: Pong
+        init(_ pong: Pong) { self.pong = pong }
+    }
+    final class Pong: Sendable {
+        init(_: Ping) {}
+    }
+    final class Holder: Sendable {
+        let service: Service
+        init(_ service: Service) { self.service = service }
+    }
+    final class Pair: Sendable {
+        let holder: Holder
+        let service: Service
+        init(_ holder: Holder, _ service: Service) {
+            self.holder = holder
+            self.service = service
+        }
+    }
+    struct Failure: Error {}
+}
+
+extension Container {
+    var declaredStore: Registered<Declared.Store> {
+        self { _ in Declared.Store() }.inScope(.container)
+    }
+    var declaredTransientStore: Registered<Declared.Store> { self { _ in Declared.Store() }.inScope(.transient) }
+    var declaredPair: Registered<Declared.Pair> {
+        self { r in Declared.Pair(try r.resolve(Declared.Holder.self), try r.declaredGraphService()) }
+    }
+    var declaredGreeter: RegisteredWith<String, Declared.Greeter> { self { _, text in Declared.Greeter(text) } }
+    var declaredLongGreeter: RegisteredWith<String, Int, Declared.Greeter> {
+        self { _, text, times in Declared.Greeter(String(repeating: text, count: times)) }
+    }
+    var declaredPing: Registered<Declared.Ping> { self { r in Declared.Ping(try r.declaredPong()) } }
+    var declaredPong: Registered<Declared.Pong> { self { r in Declared.Pong(try r.declaredPing()) } }
+    var declaredFailing: Registered<Declared.Store> { self { _ in throw Declared.Failure() } }
+    var declaredGraphService: Registered<Service> { self { _ in Service() } }
+    var declaredAsyncStore: Registered<Declared.Store> {
+        self { _ async in
+            await Task.yield()
+            return Declared.Store("async")
+        }
+        .inScope(.container)
+    }
+    var declaredAsyncGreeter: Registered<Declared.Greeter> {
+        self { r async throws in Declared.Greeter(try await r.declaredAsyncStore.resolveAsync().label) }
+    }
+    var declaredCompleted: Registered<Declared.Greeter> {
+        self { _ in Declared.Greeter("made") }
+            .inScope(.container)
+            .initCompleted { r, _ in _ = try r.declaredTransientStore() }
+    }
+}
+
+@Suite("Container: declared services")
+struct ContainerDeclaredTests {
+    @Test("A declared service resolves its default with nothing registered, once per container in its scope")
+    func resolvesItsDefault() throws {
+        let container = Container()
+        #expect(container.localRegistrations.isEmpty)
+        let store = try container.declaredStore()
+        #expect(store.label == "default")
+        #expect(try container.declaredStore() === store)
+        #expect(try Container().declaredStore() !== store)
+        #expect(container.localRegistrations.count == 1)
+        #expect(try container.declaredTransientStore() !== container.declaredTransientStore())
+    }
+
+    @Test("Runtime arguments, one or more, reach the default factory")
+    func arguments() throws {
+        let container = Container()
+        #expect(try container.declaredGreeter("Hi").text == "Hi")
+        #expect(try container.declaredLongGreeter("ab", 3).text == "ababab")
+    }
+
+    @Test("A declared service and a registered one depend on each other and share one .graph instance")
+    func sharesTheGraph() throws {
+        let container = Container()
+        // Declared → registered → declared: `declaredGraphService` is made once per resolve.
+        container.register(Declared.Holder.self) { r in Declared.Holder(try r.declaredGraphService()) }
+        let pair = try container.declaredPair()
+        #expect(pair.holder.service === pair.service)
+        #expect(try container.declaredPair().service !== pair.service)
+    }
+
+    @Test("An override replaces the default until reset; it keeps the declared scope")
+    func overrideAndReset() throws {
+        let container = Container()
+        let original = try container.declaredStore()
+        container.declaredStore.register { _ in Declared.Store("mock") }
+        let mock = try container.declaredStore()
+        #expect(mock.label == "mock")
+        #expect(try container.declaredStore() === mock)
+        container.declaredStore.reset()
+        let again = try container.declaredStore()
+        #expect(again.label == "default")
+        #expect(again !== original)
+    }
+
+    @Test("An override can change the scope, and an override before the first use is used")
+    func overrideBeforeUse() throws {
+        let container = Container()
+        container.declaredStore.register { _ in Declared.Store("mock") }.inScope(.transient)
+        #expect(try container.declaredStore().label == "mock")
+        #expect(try container.declaredStore() !== container.declaredStore())
+    }
+
+    @Test("resetDeclaredServices() restores every default of the container")
+    func resetEverything() throws {
+        let container = Container()
+        container.declaredStore.register { _ in Declared.Store("mock") }
+        container.declaredGreeter.register { _, text in Declared.Greeter("mock \(text)") }
+        container.register(Int.self) { _ in 1 }
+        container.resetDeclaredServices()
+        #expect(try container.declaredStore().label == "default")
+        #expect(try container.declaredGreeter("Hi").text == "Hi")
+        #expect(try container.resolve(Int.self) == 1)
+    }
+
+    @Test("A child's override is not seen by its parent; a child without one resolves its parent's")
+    func childAndParent() throws {
+        let parent = Container()
+        let child = Container(parent: parent)
+        let other = Container(parent: parent)
+        parent.declaredStore.register { _ in Declared.Store("parent") }
+        child.declaredStore.register { _ in Declared.Store("child") }
+        #expect(try child.declaredStore().label == "child")
+        #expect(try parent.declaredStore().label == "parent")
+        #expect(try other.declaredStore() === parent.declaredStore())
+        #expect(other.localRegistrations.isEmpty)
+    }
+
+    @Test("A cycle through two declared services names both properties")
+    func cycle() throws {
+        let error = try #require(throws: ResolutionError.self) { try Container().declaredPing() }
+        #expect(error.kind == .cycle)
+        let path = error.path.map(\.service)
+        #expect(path.contains("Container.declaredPing (Ping)"))
+        #expect(path.contains("Container.declaredPong (Pong)"))
+        #expect(error.path.allSatisfy { $0.location.hasPrefix("ContainerDeclaredTests.swift:") })
+    }
+
+    @Test("A factory's error names the property and where it is declared")
+    func factoryError() throws {
+        let error = try #require(throws: ResolutionError.self) { try Container().declaredFailing() }
+        #expect(error.kind == .factoryFailed)
+        #expect(error.service == "Container.declaredFailing (Store)")
+        #expect(error.description.contains("ContainerDeclaredTests.swift:"))
+    }
+
+    @Test("initCompleted declared beside the default runs, resolving a declared service")
+    func completion() throws {
+        #expect(try Container().declaredCompleted().text == "made")
+    }
+
+    @Test("An async default resolves with resolveAsync; a synchronous resolve says it needs one")
+    func asyncDefault() async throws {
+        let container = Container()
+        let store = try await container.declaredAsyncStore.resolveAsync()
+        #expect(store.label == "async")
+        #expect(try await container.declaredAsyncStore.resolveAsync() === store)
+        #expect(try await container.declaredStore.resolveAsync() === container.declaredStore())
+        let error = try #require(throws: ResolutionError.self) { try Container().declaredAsyncStore() }
+        #expect(error.kind == .needsAsyncResolve)
+    }
+
+    @Test("An async factory resolves a declared service through its resolver, in its resolve")
+    func throughAsyncResolver() async throws {
+        let container = Container()
+        #expect(try await container.declaredAsyncGreeter.resolveAsync().text == "async")
+        let error = await #expect(throws: ResolutionError.self) { try await container.declaredPing.resolveAsync() }
+        #expect(error?.kind == .cycle)
+    }
+
+    @Test("resolveAll and hasRegistration see only what is registered by type")
+    func typeQueries() throws {
+        let container = Container()
+        _ = try container.declaredStore()
+        #expect(try container.resolveAll(Declared.Store.self).isEmpty)
+        #expect(!container.hasRegistration(Declared.Store.self))
+    }
+
+}
