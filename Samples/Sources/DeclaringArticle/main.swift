@@ -46,7 +46,8 @@ let profile = try Container.shared.profile()
 let greeter = try Container.shared.greeter("Hi")
 // sample-end
 
-precondition(profile.database === (try Container.shared.database()))
+let database = try Container.shared.database()
+precondition(profile.database === database)
 precondition(profile.database.path == "app.sqlite")
 precondition(greeter.greeting == "Hi")
 
@@ -63,7 +64,8 @@ extension Container {
 let shelf = try await Container.shared.shelf.resolveAsync()
 // sample-end
 
-precondition(shelf.catalog === (try await Container.shared.catalog.resolveAsync()))
+let catalog = try await Container.shared.catalog.resolveAsync()
+precondition(shelf.catalog === catalog)
 
 // sample-begin
 Container.shared.database.register { _ in Database(path: ":memory:") }

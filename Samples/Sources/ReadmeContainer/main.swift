@@ -23,7 +23,8 @@ let settings = try Container.shared.settings()
 Container.shared.settings.register { _ in Settings(theme: "light") }  // in a test or a preview
 // sample-end
 
-precondition(settings.theme == "dark" && (try Container.shared.settings()).theme == "light")
+let overridden = try Container.shared.settings()
+precondition(settings.theme == "dark" && overridden.theme == "light")
 
 // sample-begin
 Container.shared.register(RestaurantLister.self) { _ in RestaurantLister() }

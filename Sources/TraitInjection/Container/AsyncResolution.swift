@@ -72,10 +72,7 @@ public struct AsyncResolution: Sendable {
     public subscript<each Argument, Service>(
         dynamicMember declaration: KeyPath<Container, RegisteredWith<repeat each Argument, Service>>
     ) -> RegisteredWith<repeat each Argument, Service> {
-        // The property only says what the service is: any container reads it.
-        var declared = Container.declaring[keyPath: declaration]
-        declared.resolver = .async(self)
-        return declared
+        RegisteredWith(reading: declaration, with: .async(self))
     }
 
     /// Resolves the registration of `Service` under `key` (a declared service's), as

@@ -25,7 +25,7 @@
 /// dependency graph name it by its property, `Container.database (Database)`, at the file and
 /// line of its declaration.
 ///
-/// Override it for a test or a preview with ``register(file:line:factory:)-(…)->Service``; go
+/// Override it for a test or a preview with ``register(file:line:factory:)-(_,_,(Resolution,Argument)->Service)``; go
 /// back to the default with ``reset()``:
 ///
 /// ```swift
@@ -46,6 +46,15 @@ public struct RegisteredWith<each Argument, Service> {
     init(_ declaration: Declaration<repeat each Argument, Service>, in container: Container) {
         self.declaration = declaration
         self.container = container
+    }
+
+    /// The declaration `property` reads, resolved with `resolver`: a factory's `r.database`.
+    /// The property only says what the service is, so any container reads it; the resolver says
+    /// where it is resolved, registered and reset (``lookup()``).
+    @inlinable
+    init(reading property: KeyPath<Container, Self>, with resolver: DeclaredResolver) {
+        self = Container.declaring[keyPath: property]
+        self.resolver = resolver
     }
 
     // MARK: Resolving
@@ -168,7 +177,7 @@ public struct RegisteredWith<each Argument, Service> {
     }
 
     /// Registers an async `factory` in place of the service's default in this container, until
-    /// ``reset()``, as ``register(file:line:factory:)-(…)->Service`` does a synchronous one.
+    /// ``reset()``, as ``register(file:line:factory:)-(_,_,(Resolution,Argument)->Service)`` does a synchronous one.
     @discardableResult
     public func register(
         file: StaticString = #fileID,

@@ -70,11 +70,7 @@ extension Resolution {
     public subscript<each Argument, Service>(
         dynamicMember declaration: KeyPath<Container, RegisteredWith<repeat each Argument, Service>>
     ) -> RegisteredWith<repeat each Argument, Service> {
-        // The property only says what the service is: any container reads it, and the resolver
-        // says where it is resolved (and registered, and reset: ``RegisteredWith/target``).
-        var declared = Container.declaring[keyPath: declaration]
-        declared.resolver = .sync(self)
-        return declared
+        RegisteredWith(reading: declaration, with: .sync(self))
     }
 
     /// The container this resolver's resolves look up from, while it is valid.
