@@ -36,6 +36,7 @@ let benchmarks: @Sendable () -> Void = {
     lazyBenchmarks()
     traceBenchmarks()
     migrationBenchmarks()
+    declaredRows()
 }
 
 /// A transient service with no dependencies.

@@ -187,6 +187,20 @@ struct ContainerDeclaredTests {
         #expect(error?.kind == .cycle)
     }
 
+    @Test("verify() and the dependency graph show a declared service by its property, once used or overridden")
+    func diagnostics() throws {
+        let container = Container()
+        container.register(Service.self) { _ in Service() }
+        container.register(Declared.Holder.self) { r in Declared.Holder(try r.declaredGraphService()) }
+        _ = try container.declaredPair()
+        container.declaredFailing.register { _ in throw Declared.Failure() }
+        let report = try #require(throws: VerificationReport.self) { try container.verify() }
+        #expect(report.problems.map(\.service) == ["Container.declaredFailing (Store)"])
+        let graph = container.dependencyGraph().mermaid
+        #expect(graph.contains("Container.declaredPair (Pair)"))
+        #expect(graph.contains("Container.declaredGraphService (Service)"))
+    }
+
     @Test("resolveAll and hasRegistration see only what is registered by type")
     func typeQueries() throws {
         let container = Container()
