@@ -47,7 +47,10 @@ public struct InjectionIsolationTrait: TestTrait, SuiteTrait, TestScoping {
         testCase: Test.Case?,
         performing function: @Sendable () async throws -> Void
     ) async throws {
-        let container = inheritsRegistrations ? Container(parent: .shared) : Container()
+        // Its own declared defaults too: a declared service first used in the test keeps its
+        // instances in the test's container, not in the shared one.
+        let container =
+            inheritsRegistrations ? Container(parent: .shared, keepingDeclaredDefaults: true) : Container()
         try await withIsolatedInjectorDefaults {
             setDefaults()
             try register(container)

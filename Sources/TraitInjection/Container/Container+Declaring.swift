@@ -46,10 +46,6 @@ extension Container {
         )
     }
 
-    /// Where a resolver reads a declaration (``Resolution/subscript(dynamicMember:)``): a
-    /// property only says what its service is, whichever container it is read from.
-    @usableFromInline static let declaring = Container()
-
     /// Registers the default of every declared service used or overridden in this container
     /// again, in place of its override, and drops the instances their scopes kept: what a test
     /// that overrode several calls when it ends. A parent's registrations stay.

@@ -35,9 +35,30 @@ public final class Container: Sendable, Resolver {
     /// Whether resolves started here are traced: read, relaxed, by every top-level resolve.
     let isTracing = Atomic<Bool>(ResolutionTracer.environment != nil)
 
+    /// Whether the first use of a declared service here or in a child registers its default
+    /// here (``RegisteredWith``): a container without a parent does, and a test's own container
+    /// (`TraitInjectionTesting`), so that tests keep their instances apart.
+    let keepsDeclaredDefaults: Bool
+
     /// Creates an empty container, optionally falling back to `parent`'s registrations.
     public init(parent: Container? = nil) {
         self.parent = parent
+        keepsDeclaredDefaults = parent == nil
+    }
+
+    /// A container that keeps the defaults of the declared services first used in it or its
+    /// children, though it has a parent: a test's own `Container.shared`.
+    package init(parent: Container?, keepingDeclaredDefaults: Bool) {
+        self.parent = parent
+        keepsDeclaredDefaults = keepingDeclaredDefaults || parent == nil
+    }
+
+    /// Where a declared service's default goes when it is first used here: this container, or
+    /// the nearest parent that keeps declared defaults.
+    var declaredDefaultsHome: Container {
+        var container = self
+        while !container.keepsDeclaredDefaults, let parent = container.parent { container = parent }
+        return container
     }
 
     // MARK: Registering

@@ -76,16 +76,49 @@ struct Declaration<each Argument, Service>: Sendable {
             in: container, key: key, description: description, location: location,
             forwarding: Forwarding<Service, repeat each Argument>(name: nil), factory: box, draft: draft,
             onlyIfAbsent: onlyIfAbsent,
-            declared: (key, { container in register(in: container, onlyIfAbsent: false) }))
+            declared: (key, { container in reset(in: container) }))
     }
 
-    /// Files the default in `container` unless it, or a parent, has a registration of the
-    /// service: the first use of the service there. Exactly once, however many threads and tasks
-    /// use it first at once: the registration is filed under the container's lock only if none
-    /// is there (``Container/file(_:for:forwardedFrom:replacing:onlyIfAbsent:)``).
+    /// Undoes an override in `container`: where the service's default is kept (a container
+    /// without a parent, or a test's), files a new default in its place; in a child, files a
+    /// registration that resolves the service from the parent, as if the child had none (a
+    /// registry never forgets a key).
+    func reset(in container: Container) {
+        guard let parent = container.parent, !container.keepsDeclaredDefaults else {
+            register(in: container, onlyIfAbsent: false)
+            return
+        }
+        let declaration = self
+        let factory: Binding.Factory
+        if let _ = sync {
+            @Sendable func fromParent(_: Resolution, _ arguments: repeat each Argument) throws -> Service {
+                try RegisteredWith(declaration, in: parent)(repeat each arguments)
+            }
+            factory = .sync(FactoryBox(fromParent))
+        } else {
+            @Sendable func fromParent(_: AsyncResolution, _ arguments: repeat each Argument) async throws -> Service {
+                try await RegisteredWith(declaration, in: parent).resolveAsync(repeat each arguments)
+            }
+            factory = .async(AsyncFactoryBox(fromParent))
+        }
+        var draft = Registration<Service>.Draft()
+        draft.scope = .transient
+        _ = Registration(
+            in: container, key: key, description: description, location: Container.location(file, line),
+            forwarding: Forwarding<Service, repeat each Argument>(name: nil), factory: factory, autoInjects: false,
+            draft: draft, declared: (key, { container in reset(in: container) }))
+    }
+
+    /// Files the default unless `container`, or a parent, has a registration of the service:
+    /// its first use there. The default goes where declared defaults are kept
+    /// (``Container/declaredDefaultsHome``: the container without a parent, or a test's), so that
+    /// the children of a container share its instances and see its overrides, whichever of them
+    /// uses the service first. Exactly once, however many threads and tasks use it first at once:
+    /// it is filed under that container's lock only if none is there
+    /// (``Container/file(_:for:forwardedFrom:replacing:onlyIfAbsent:)``).
     @usableFromInline
     func registerDefault(in container: Container) {
         guard container.entry(for: key) == nil else { return }
-        register(in: container, onlyIfAbsent: true)
+        register(in: container.declaredDefaultsHome, onlyIfAbsent: true)
     }
 }

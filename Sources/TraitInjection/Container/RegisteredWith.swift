@@ -16,14 +16,22 @@
 /// let greeter = try Container.shared.greeter("Hi")
 /// ```
 ///
-/// The first use of a declared service in a container registers its default there, exactly once
-/// however many threads use it at once, unless the container or a parent has a registration of
-/// it. From then on it is a registration like any other: every scope, `initCompleted`, runtime
-/// arguments, async factories, parent containers, `.graph` instances shared with the services
-/// registered by type in the same resolve. A factory resolves declared services through its
-/// resolver (`r.database()`, as above). Errors, the trace, ``Container/verify()`` and the
-/// dependency graph name it by its property, `Container.database (Database)`, at the file and
-/// line of its declaration.
+/// The first use of a declared service registers its default, exactly once however many threads
+/// use it at once, unless the container or a parent has a registration of it: in the container
+/// without a parent (or a test's own, with `TraitInjectionTesting`), so that child containers
+/// share its instances and its overrides whichever uses it first. From then on it is a
+/// registration like any other: every scope, `initCompleted`, runtime arguments, async
+/// factories, parent containers, `.graph` instances shared with the services registered by type
+/// in the same resolve. Errors, the trace, ``Container/verify()`` and the dependency graph name
+/// it by its property, `Container.database (Database)`, at the file and line of its declaration.
+///
+/// A factory resolves declared services through its resolver, `r.database()` as above, which
+/// keeps them in its resolve's graph. `self` in a factory is the container the property was
+/// read on; a factory that captures it keeps that container alive, as any registered closure
+/// that captures its container does. In an async factory, `try await r.database.resolveAsync()`
+/// is part of the resolve; a synchronous `try r.database()` there is a synchronous resolve from
+/// the container, as `container.resolve` is, which does not share the resolve's `.graph`
+/// instances.
 ///
 /// Override it for a test or a preview with ``register(file:line:factory:)-(_,_,(Resolution,Argument)->Service)``; go
 /// back to the default with ``reset()``:
@@ -33,8 +41,10 @@
 /// Container.shared.database.reset()
 /// ```
 ///
-/// A service is keyed by its declaration: the same property always resolves the same
-/// registration, and two properties of the same type are two services.
+/// A service is keyed by its declaration, the place of its `self { … }` call: the same property
+/// always resolves the same registration, and two properties of the same type are two services.
+/// A function that returns a declaration declares one service, whoever calls it and with
+/// whatever parameters: give each service its own property.
 public struct RegisteredWith<each Argument, Service> {
     @usableFromInline var declaration: Declaration<repeat each Argument, Service>
     /// Where it is resolved, registered and reset.
@@ -48,12 +58,12 @@ public struct RegisteredWith<each Argument, Service> {
         self.container = container
     }
 
-    /// The declaration `property` reads, resolved with `resolver`: a factory's `r.database`.
-    /// The property only says what the service is, so any container reads it; the resolver says
-    /// where it is resolved, registered and reset (``lookup()``).
-    @inlinable
-    init(reading property: KeyPath<Container, Self>, with resolver: DeclaredResolver) {
-        self = Container.declaring[keyPath: property]
+    /// The declaration `property` reads on `container`, the resolver's, resolved with `resolver`:
+    /// a factory's `r.database`. An expired resolver has no container: the property is read on a
+    /// container of its own, where registering and resetting change nothing, and resolving throws.
+    @usableFromInline
+    init(reading property: KeyPath<Container, Self>, on container: Container?, with resolver: DeclaredResolver) {
+        self = (container ?? Container())[keyPath: property]
         self.resolver = resolver
     }
 
@@ -115,7 +125,7 @@ public struct RegisteredWith<each Argument, Service> {
             switch resolver {
             case .none: container
             case .sync(let resolution): resolution.lookup
-            case .async(let resolution): resolution.lookup
+            case .async(let resolution): resolution.resolve.isRunning ? resolution.lookup : nil
             }
         guard let lookup else { throw .expired(Service.self, name: nil, arguments: (repeat each Argument).self) }
         return lookup
@@ -192,15 +202,16 @@ public struct RegisteredWith<each Argument, Service> {
     /// Registers the service's default again in this container, in place of an override, and
     /// drops the instance its scope kept: the next resolve makes a new one.
     ///
-    /// A child container's reset registers the default in the child: it does not fall back to
-    /// its parent's override. ``Container/resetDeclaredServices()`` resets every declared service
-    /// of a container.
+    /// In a child container, it undoes the child's override: the child resolves its parent's
+    /// registration again. ``Container/resetDeclaredServices()`` resets every declared service of
+    /// a container.
     public func reset() {
-        declaration.register(in: target, onlyIfAbsent: false)
+        declaration.reset(in: target)
     }
 
-    /// The container registering and resetting here: the resolver's, when a factory read it.
-    var target: Container { (try? lookup()) ?? container }
+    /// The container registering and resetting here: the one the property was read from (a
+    /// resolver's, when a factory read it; an expired resolver's is a container of its own).
+    var target: Container { container }
 }
 
 /// The resolver a ``RegisteredWith`` is resolved with, if a factory read it from its own.

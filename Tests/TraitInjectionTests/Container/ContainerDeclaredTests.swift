@@ -69,6 +69,12 @@ extension Container {
 
 @Suite("Container: declared services")
 struct ContainerDeclaredTests {
+    /// A declared service a factory read from its resolver, kept for after its resolve: written
+    /// in the factory, read once the resolve has returned.
+    final class Kept: @unchecked Sendable {
+        var value: RegisteredWith<Declared.Store>?
+    }
+
     @Test("A declared service resolves its default with nothing registered, once per container in its scope")
     func resolvesItsDefault() throws {
         let container = Container()
@@ -143,6 +149,61 @@ struct ContainerDeclaredTests {
         #expect(try parent.declaredStore().label == "parent")
         #expect(try other.declaredStore() === parent.declaredStore())
         #expect(other.localRegistrations.isEmpty)
+    }
+
+    @Test("A child's first use registers the default in its parent: its children share it and see its overrides")
+    func defaultGoesToTheParent() throws {
+        let parent = Container()
+        let first = Container(parent: parent)
+        let second = Container(parent: parent)
+        let store = try first.declaredStore()
+        #expect(first.localRegistrations.isEmpty)
+        #expect(parent.localRegistrations.count == 1)
+        #expect(try second.declaredStore() === store)
+        #expect(try parent.declaredStore() === store)
+        parent.declaredStore.register { _ in Declared.Store("parent") }
+        #expect(try first.declaredStore().label == "parent")
+    }
+
+    @Test("A child's reset undoes its override: it resolves its parent's again")
+    func childReset() throws {
+        let parent = Container()
+        let child = Container(parent: parent)
+        parent.declaredStore.register { _ in Declared.Store("parent") }
+        child.declaredStore.register { _ in Declared.Store("child") }
+        #expect(try child.declaredStore().label == "child")
+        child.declaredStore.reset()
+        #expect(try child.declaredStore() === parent.declaredStore())
+        child.declaredGreeter.register { _, text in Declared.Greeter("child \(text)") }
+        child.resetDeclaredServices()
+        #expect(try child.declaredGreeter("Hi").text == "Hi")
+        #expect(try child.declaredStore() === parent.declaredStore())
+    }
+
+    @Test("Read from a resolver kept past its resolve: resolving throws; registering reaches its container")
+    func expiredResolver() async throws {
+        let container = Container()
+        let kept = Kept()
+        container.register(Int.self) { r in
+            kept.value = r.declaredTransientStore
+            return 1
+        }
+        _ = try container.resolve(Int.self)
+        let declared = try #require(kept.value)
+        let error = try #require(throws: ResolutionError.self) { try declared() }
+        #expect(error.kind == .resolverExpired)
+        declared.register { _ in Declared.Store("later") }
+        #expect(try container.declaredTransientStore().label == "later")
+
+        let keptAsync = Kept()
+        container.register(String.self) { r async in
+            keptAsync.value = r.declaredTransientStore
+            return ""
+        }
+        _ = try await container.resolveAsync(String.self)
+        let declaredAsync = try #require(keptAsync.value)
+        #expect(throws: ResolutionError.self) { try declaredAsync() }
+        await #expect(throws: ResolutionError.self) { try await declaredAsync.resolveAsync() }
     }
 
     @Test("A cycle through two declared services names both properties")
