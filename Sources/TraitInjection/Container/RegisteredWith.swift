@@ -61,7 +61,7 @@ public struct RegisteredWith<each Argument, Service> {
     /// The declaration `property` reads on `container`, the resolver's, resolved with `resolver`:
     /// a factory's `r.database`. An expired resolver has no container: the property is read on a
     /// container of its own, where registering and resetting change nothing, and resolving throws.
-    @usableFromInline
+    @inlinable
     init(reading property: KeyPath<Container, Self>, on container: Container?, with resolver: DeclaredResolver) {
         self = (container ?? Container())[keyPath: property]
         self.resolver = resolver
