@@ -72,7 +72,7 @@ public struct AsyncResolution: Sendable {
     public subscript<each Argument, Service>(
         dynamicMember declaration: KeyPath<Container, RegisteredWith<repeat each Argument, Service>>
     ) -> RegisteredWith<repeat each Argument, Service> {
-        RegisteredWith(reading: declaration, on: resolve.isRunning ? lookup : nil, with: .async(self))
+        RegisteredWith(reading: declaration, with: .async(self))
     }
 
     /// Resolves the registration of `Service` under `key` (a declared service's), as

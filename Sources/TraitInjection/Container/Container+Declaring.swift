@@ -46,6 +46,10 @@ extension Container {
         )
     }
 
+    /// Where a resolver reads a declared service's property (``Resolution/subscript(dynamicMember:)``):
+    /// a property only says what its service is, whichever container it is read on.
+    @usableFromInline static let declaring = Container()
+
     /// Registers the default of every declared service used or overridden in this container
     /// again, in place of its override, and drops the instances their scopes kept: what a test
     /// that overrode several calls when it ends. A parent's registrations stay.

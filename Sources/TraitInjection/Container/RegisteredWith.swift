@@ -51,6 +51,8 @@ public struct RegisteredWith<each Argument, Service> {
     @usableFromInline let container: Container
     /// The resolver it is resolved with, when a factory reads it from its own.
     @usableFromInline var resolver = DeclaredResolver.none
+    /// The property a resolver read it through.
+    @usableFromInline var property: KeyPath<Container, Self>?
 
     @inlinable
     init(_ declaration: Declaration<repeat each Argument, Service>, in container: Container) {
@@ -58,13 +60,23 @@ public struct RegisteredWith<each Argument, Service> {
         self.container = container
     }
 
-    /// The declaration `property` reads on `container`, the resolver's, resolved with `resolver`:
-    /// a factory's `r.database`. An expired resolver has no container: the property is read on a
-    /// container of its own, where registering and resetting change nothing, and resolving throws.
+    /// The declaration `property` reads, resolved with `resolver`: a factory's `r.database`.
+    /// Read on a container of the library's own, which costs no lookup: the property only says
+    /// what the service is. Where the container matters — the default's factory is a closure of
+    /// the property, whose `self` is the container it was read on — the property is read again on
+    /// the resolver's (``declaration(for:)``, ``target``).
     @inlinable
-    init(reading property: KeyPath<Container, Self>, on container: Container?, with resolver: DeclaredResolver) {
-        self = (container ?? Container())[keyPath: property]
+    init(reading property: KeyPath<Container, Self>, with resolver: DeclaredResolver) {
+        self = Container.declaring[keyPath: property]
         self.resolver = resolver
+        self.property = property
+    }
+
+    /// The declaration as read on `container`, where it registers its default.
+    @usableFromInline
+    func declaration(for container: Container) -> Declaration<repeat each Argument, Service> {
+        guard let property else { return declaration }
+        return container[keyPath: property].declaration
     }
 
     // MARK: Resolving
@@ -89,7 +101,8 @@ public struct RegisteredWith<each Argument, Service> {
             if let found = try resolution.find(Service.self, key: key, arguments: repeat each arguments) {
                 return found
             }
-            declaration.registerDefault(in: try lookup())
+            let lookup = try lookup()
+            declaration(for: lookup).registerDefault(in: lookup)
             return try resolution.find(Service.self, key: key, arguments: repeat each arguments)!
         case .async:
             // In an async factory: a synchronous resolve from its container, which is nested in
@@ -98,7 +111,7 @@ public struct RegisteredWith<each Argument, Service> {
             if let found = try container.find(Service.self, key: key, arguments: repeat each arguments) {
                 return found
             }
-            declaration.registerDefault(in: container)
+            declaration(for: container).registerDefault(in: container)
             return try container.find(Service.self, key: key, arguments: repeat each arguments)!
         }
     }
@@ -109,7 +122,7 @@ public struct RegisteredWith<each Argument, Service> {
     public func resolveAsync(_ arguments: repeat each Argument) async throws(ResolutionError) -> Service {
         let key = declaration.key
         let lookup = try lookup()
-        declaration.registerDefault(in: lookup)
+        declaration(for: lookup).registerDefault(in: lookup)
         if case .async(let resolution) = resolver {
             return try await resolution.resolve(Service.self, key: key, arguments: repeat each arguments)
         }
@@ -182,19 +195,22 @@ public struct RegisteredWith<each Argument, Service> {
         line: UInt = #line,
         factory: @escaping @Sendable (Resolution, repeat each Argument) throws -> Service
     ) -> Registration<Service> {
-        declaration.register(
+        let target = target
+        return declaration(for: target).register(
             in: target, factory: .sync(FactoryBox(factory)), at: Container.location(file, line), onlyIfAbsent: false)
     }
 
     /// Registers an async `factory` in place of the service's default in this container, until
-    /// ``reset()``, as ``register(file:line:factory:)-(_,_,(Resolution,Argument)->Service)`` does a synchronous one.
+    /// ``reset()``, as ``register(file:line:factory:)-(_,_,(Resolution,Argument)->Service)``
+    /// does a synchronous one.
     @discardableResult
     public func register(
         file: StaticString = #fileID,
         line: UInt = #line,
         factory: @escaping @Sendable (AsyncResolution, repeat each Argument) async throws -> Service
     ) -> Registration<Service> {
-        declaration.register(
+        let target = target
+        return declaration(for: target).register(
             in: target, factory: .async(AsyncFactoryBox(factory)), at: Container.location(file, line),
             onlyIfAbsent: false)
     }
@@ -206,12 +222,17 @@ public struct RegisteredWith<each Argument, Service> {
     /// registration again. ``Container/resetDeclaredServices()`` resets every declared service of
     /// a container.
     public func reset() {
-        declaration.reset(in: target)
+        let target = target
+        declaration(for: target).reset(in: target)
     }
 
-    /// The container registering and resetting here: the one the property was read from (a
-    /// resolver's, when a factory read it; an expired resolver's is a container of its own).
-    var target: Container { container }
+    /// The container registering and resetting here: the one the property was read on, or the
+    /// resolver's when a factory read it (an expired resolver's is a container of its own, which
+    /// nothing resolves from).
+    var target: Container {
+        if case .none = resolver { return container }
+        return (try? lookup()) ?? Container()
+    }
 }
 
 /// The resolver a ``RegisteredWith`` is resolved with, if a factory read it from its own.

@@ -70,7 +70,7 @@ extension Resolution {
     public subscript<each Argument, Service>(
         dynamicMember declaration: KeyPath<Container, RegisteredWith<repeat each Argument, Service>>
     ) -> RegisteredWith<repeat each Argument, Service> {
-        RegisteredWith(reading: declaration, on: lookup, with: .sync(self))
+        RegisteredWith(reading: declaration, with: .sync(self))
     }
 
     /// The container this resolver's resolves look up from, while it is valid.

@@ -60,6 +60,10 @@ extension Container {
     var declaredAsyncGreeter: Registered<Declared.Greeter> {
         self { r async throws in Declared.Greeter(try await r.declaredAsyncStore.resolveAsync().label) }
     }
+    /// A default whose factory resolves through `self`, not its resolver (which it should).
+    var declaredViaSelf: Registered<Declared.Greeter> {
+        self { _ in Declared.Greeter(try self.declaredStore().label) }
+    }
     var declaredCompleted: Registered<Declared.Greeter> {
         self { _ in Declared.Greeter("made") }
             .inScope(.container)
@@ -180,7 +184,7 @@ struct ContainerDeclaredTests {
         #expect(try child.declaredStore() === parent.declaredStore())
     }
 
-    @Test("Read from a resolver kept past its resolve: resolving throws; registering reaches its container")
+    @Test("Read from a resolver kept past its resolve: resolving throws; registering and resetting change nothing")
     func expiredResolver() async throws {
         let container = Container()
         let kept = Kept()
@@ -193,7 +197,8 @@ struct ContainerDeclaredTests {
         let error = try #require(throws: ResolutionError.self) { try declared() }
         #expect(error.kind == .resolverExpired)
         declared.register { _ in Declared.Store("later") }
-        #expect(try container.declaredTransientStore().label == "later")
+        declared.reset()
+        #expect(try container.declaredTransientStore().label == "default")
 
         let keptAsync = Kept()
         container.register(String.self) { r async in
@@ -204,6 +209,15 @@ struct ContainerDeclaredTests {
         let declaredAsync = try #require(keptAsync.value)
         #expect(throws: ResolutionError.self) { try declaredAsync() }
         await #expect(throws: ResolutionError.self) { try await declaredAsync.resolveAsync() }
+    }
+
+    @Test("A default first used through a resolver is the property read on the resolver's container")
+    func selfInADefault() throws {
+        let container = Container()
+        container.declaredStore.register { _ in Declared.Store("mock") }
+        container.register(Declared.Greeter.self) { r in try r.declaredViaSelf() }
+        // The default's `self` is `container`: it sees the override.
+        #expect(try container.resolve(Declared.Greeter.self).text == "mock")
     }
 
     @Test("A cycle through two declared services names both properties")
