@@ -52,6 +52,14 @@ precondition(profile.database.path == "app.sqlite")
 precondition(greeter.greeting == "Hi")
 
 // sample-begin
+final class ProfileScreen {
+    @Inject(\.profile) var profile: ProfileStore
+}
+// sample-end
+
+precondition(ProfileScreen().profile.database === database)
+
+// sample-begin
 extension Container {
     var catalog: Registered<Catalog> {
         self { _ in await Catalog.open() }.inScope(.container)

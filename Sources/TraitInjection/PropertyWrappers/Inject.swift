@@ -38,6 +38,24 @@ public struct Inject<Service> {
     @usableFromInline
     var storage: InjectionStorage<Service>
 
+    /// Declares a property resolved from a declared service (``RegisteredWith``), by its
+    /// property on ``Container``: `@Inject(\.database) var database: Database`. It never fails
+    /// for want of a registration.
+    ///
+    /// - Parameters:
+    ///   - property: The declared service's property.
+    ///   - file: Where the property is declared, for errors; leave the default.
+    ///   - line: Where the property is declared, for errors; leave the default.
+    public init(
+        _ property: any KeyPath<Container, Registered<Service>> & Sendable,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) {
+        storage = InjectionStorage(
+            InjectionRequest(declaration: "@Inject property", property: property, file: file, line: line),
+            holdsWeakly: false)
+    }
+
     /// Declares a property resolved from the registration of `Service` under `name`.
     ///
     /// - Parameters:

@@ -24,6 +24,26 @@ struct InjectionRequest<Service>: Sendable {
         }
     }
 
+    /// A request for the declared service `property` reads (``RegisteredWith``): resolved from a
+    /// container, or through the resolution creating the instance that holds the property.
+    init(
+        declaration: String,
+        property: any KeyPath<Container, Registered<Service>> & Sendable,
+        file: StaticString,
+        line: UInt
+    ) {
+        self.declaration = declaration
+        self.file = file
+        self.line = line
+        resolveService = { resolver throws(ResolutionError) in
+            switch resolver {
+            case let resolution as Resolution: try resolution[dynamicMember: property]()
+            case let container as Container: try container[keyPath: property]()
+            default: try Container.shared[keyPath: property]()  // Another `Resolver`: as a first access does.
+            }
+        }
+    }
+
     /// Where it was declared, as `File.swift:12`.
     var location: String {
         "\(String(describing: file).split(separator: "/").last ?? ""):\(line)"

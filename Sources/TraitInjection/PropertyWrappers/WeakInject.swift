@@ -30,6 +30,24 @@ public struct WeakInject<Service> {
     @usableFromInline
     var storage: InjectionStorage<Service>
 
+    /// Declares a property resolved from a declared service (``RegisteredWith``), by its
+    /// property on ``Container``: `@WeakInject(\.client) var client: Client?`. It never fails
+    /// for want of a registration.
+    ///
+    /// - Parameters:
+    ///   - property: The declared service's property.
+    ///   - file: Where the property is declared, for errors; leave the default.
+    ///   - line: Where the property is declared, for errors; leave the default.
+    public init(
+        _ property: any KeyPath<Container, Registered<Service>> & Sendable,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) {
+        storage = InjectionStorage(
+            InjectionRequest(declaration: "@WeakInject property", property: property, file: file, line: line),
+            holdsWeakly: true)
+    }
+
     /// Declares a weak property resolved from the registration of `Service` under `name`.
     ///
     /// - Parameters:

@@ -32,6 +32,14 @@ enum Declared {
         }
     }
     struct Failure: Error {}
+
+    /// Declared services in property wrappers.
+    final class Screen: @unchecked Sendable {
+        @Inject(\.declaredStore) var store: Store
+        @WeakInject(\.declaredStore) var weakStore: Store?
+        @Inject(\.declaredGraphService) var service: Service
+        @Inject(\.declaredGraphService) var sameService: Service
+    }
 }
 
 extension Container {
@@ -218,6 +226,29 @@ struct ContainerDeclaredTests {
         container.register(Declared.Greeter.self) { r in try r.declaredViaSelf() }
         // The default's `self` is `container`: it sees the override.
         #expect(try container.resolve(Declared.Greeter.self).text == "mock")
+    }
+
+    @Test("@Inject(\\.x) and @WeakInject(\\.x) resolve a declared service from Container.shared")
+    func propertyWrappersFromShared() throws {
+        let container = Container()
+        container.declaredStore.register { _ in Declared.Store("shared") }
+        let screen = Container.withShared(container) {
+            let screen = Declared.Screen()
+            _ = screen.store
+            _ = screen.weakStore
+            return screen
+        }
+        #expect(screen.store.label == "shared")
+        #expect(screen.weakStore === screen.store)
+    }
+
+    @Test("A container fills in @Inject(\\.x) properties within its resolve: one .graph instance")
+    func propertyWrappersAutoInjected() throws {
+        let container = Container()
+        container.register(Declared.Screen.self) { _ in Declared.Screen() }
+        let screen = try container.resolve(Declared.Screen.self)
+        #expect(screen.service === screen.sameService)
+        #expect(screen.store === (try container.declaredStore()))
     }
 
     @Test("A cycle through two declared services names both properties")
