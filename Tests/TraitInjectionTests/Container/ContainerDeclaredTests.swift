@@ -177,6 +177,18 @@ struct ContainerDeclaredTests {
         #expect(try first.declaredStore().label == "parent")
     }
 
+    @Test("A test's own container keeps the defaults it uses first: two tests, two singletons")
+    func testContainersKeepTheirOwn() throws {
+        let shared = Container()
+        let first = Container(parent: shared, keepingDeclaredDefaults: true)
+        let second = Container(parent: shared, keepingDeclaredDefaults: true)
+        #expect(try first.declaredStore() !== second.declaredStore())
+        #expect(shared.localRegistrations.isEmpty)
+        // What the shared container registers itself, they inherit.
+        shared.declaredGreeter.register { _, text in Declared.Greeter("shared \(text)") }
+        #expect(try first.declaredGreeter("Hi").text == "shared Hi")
+    }
+
     @Test("A child's reset undoes its override: it resolves its parent's again")
     func childReset() throws {
         let parent = Container()
