@@ -75,6 +75,35 @@ let shelf = try await Container.shared.shelf.resolveAsync()
 let catalog = try await Container.shared.catalog.resolveAsync()
 precondition(shelf.catalog === catalog)
 
+protocol Clock: Sendable {
+    var isFixed: Bool { get }
+}
+
+struct SystemClock: Clock {
+    var isFixed: Bool { false }
+}
+
+struct FixedClock: Clock {
+    var isFixed: Bool { true }
+}
+
+// sample-begin
+extension Container {
+    var clock: Registered<any Clock> {
+        self { _ in SystemClock() }
+            .onTest { _ in FixedClock() }
+            .onPreview { _ in FixedClock() }
+            .onArgument("-fixed-clock") { _ in FixedClock() }
+    }
+}
+// sample-end
+
+let systemClock = try Container().clock()  // an app launched without the argument
+RunContext.set(arguments: ["DeclaringArticle", "-fixed-clock"])
+let fixedClock = try Container().clock()
+RunContext.reset()
+precondition(!systemClock.isFixed && fixedClock.isFixed)
+
 // sample-begin
 Container.shared.database.register { _ in Database(path: ":memory:") }
 let scratch = try Container.shared.database()  // the in-memory one

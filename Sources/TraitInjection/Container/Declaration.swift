@@ -8,8 +8,11 @@
 struct Declaration<each Argument, Service>: Sendable {
     /// The default factory: synchronous, or else async. (Two fields, not an enum: an enum cannot
     /// take the argument types' pack.)
-    @usableFromInline let sync: (@Sendable (Resolution, repeat each Argument) throws -> Service)?
-    @usableFromInline let async: (@Sendable (AsyncResolution, repeat each Argument) async throws -> Service)?
+    @usableFromInline var sync: (@Sendable (Resolution, repeat each Argument) throws -> Service)?
+    @usableFromInline var async: (@Sendable (AsyncResolution, repeat each Argument) async throws -> Service)?
+    /// The rank of the context whose factory is the default (``RegisteredWith/onTest(_:)``): `0`
+    /// for none.
+    @usableFromInline var contextRank: UInt8 = 0
     /// `#fileID`, `#line`, `#column` and `#function` where the property calls its container: the
     /// key, and what errors show.
     @usableFromInline let file: String
@@ -34,6 +37,16 @@ struct Declaration<each Argument, Service>: Sendable {
         self.line = line
         self.column = column
         self.property = property
+    }
+
+    /// Makes `factory` the default, chosen by the context of `rank`.
+    @inlinable
+    mutating func choose(
+        _ factory: @escaping @Sendable (Resolution, repeat each Argument) throws -> Service, rank: UInt8
+    ) {
+        sync = factory
+        async = nil
+        contextRank = rank
     }
 
     /// What the service is filed under in every container.

@@ -176,6 +176,61 @@ public struct RegisteredWith<each Argument, Service> {
         return declared
     }
 
+    // MARK: Contexts
+
+    /// Uses `factory` for the default in a test run (``RunContext/isTest``).
+    ///
+    /// ```swift
+    /// var analytics: Registered<any Analytics> {
+    ///     self { _ in LiveAnalytics() }.onTest { _ in NoAnalytics() }.onPreview { _ in NoAnalytics() }
+    /// }
+    /// ```
+    ///
+    /// When several contexts apply, an argument's factory wins, then a preview's, a test's, a
+    /// debug build's.
+    @inlinable
+    public func onTest(_ factory: @escaping @Sendable (Resolution, repeat each Argument) throws -> Service) -> Self {
+        when(RunContext.isTest, rank: 2, factory)
+    }
+
+    /// Uses `factory` for the default in a SwiftUI preview (``RunContext/isPreview``).
+    @inlinable
+    public func onPreview(_ factory: @escaping @Sendable (Resolution, repeat each Argument) throws -> Service)
+        -> Self
+    {
+        when(RunContext.isPreview, rank: 3, factory)
+    }
+
+    /// Uses `factory` for the default in a debug build of the code that declares the service.
+    @inlinable
+    public func onDebug(_ factory: @escaping @Sendable (Resolution, repeat each Argument) throws -> Service) -> Self {
+        when(_isDebugAssertConfiguration(), rank: 1, factory)
+    }
+
+    /// Uses `factory` for the default when the app was launched with `argument`
+    /// (``RunContext/arguments``): `onArgument("mock-network") { _ in MockNetwork() }`.
+    @inlinable
+    public func onArgument(
+        _ argument: String,
+        _ factory: @escaping @Sendable (Resolution, repeat each Argument) throws -> Service
+    ) -> Self {
+        when(RunContext.arguments.contains(argument), rank: 4, factory)
+    }
+
+    /// This declaration with `factory` as its default if `applies`, and no context of a higher
+    /// `rank` chose one.
+    @inlinable
+    func when(
+        _ applies: Bool,
+        rank: UInt8,
+        _ factory: @escaping @Sendable (Resolution, repeat each Argument) throws -> Service
+    ) -> Self {
+        guard applies, rank > declaration.contextRank else { return self }
+        var declared = self
+        declared.declaration.choose(factory, rank: rank)
+        return declared
+    }
+
     // MARK: Overriding
 
     /// Registers `factory` in place of the service's default in this container, until

@@ -72,6 +72,17 @@ extension Container {
     var declaredViaSelf: Registered<Declared.Greeter> {
         self { _ in Declared.Greeter(try self.declaredStore().label) }
     }
+    var declaredContextual: Registered<Declared.Store> {
+        self { _ in Declared.Store("live") }
+            .onPreview { _ in Declared.Store("preview") }
+            .onTest { _ in Declared.Store("test") }
+            .onArgument("--declared-context-never-given") { _ in Declared.Store("argument") }
+    }
+    var declaredByArgument: Registered<Declared.Store> {
+        self { _ in Declared.Store("live") }
+            .onTest { _ in Declared.Store("test") }
+            .onArgument("--declared-context") { _ in Declared.Store("argument") }
+    }
     var declaredCompleted: Registered<Declared.Greeter> {
         self { _ in Declared.Greeter("made") }
             .inScope(.container)
@@ -261,6 +272,23 @@ struct ContainerDeclaredTests {
         let screen = try container.resolve(Declared.Screen.self)
         #expect(screen.service === screen.sameService)
         #expect(screen.store === (try container.declaredStore()))
+    }
+
+    @Test("Contexts choose the default: a test run is detected; set explicitly, a preview and an argument win")
+    func contexts() throws {
+        #expect(RunContext.isTest)
+        #expect(try Container().declaredContextual().label == "test")
+        defer { RunContext.reset() }
+        RunContext.set(preview: true)
+        #expect(try Container().declaredContextual().label == "preview")
+        RunContext.set(test: false, preview: false)
+        #expect(try Container().declaredContextual().label == "live")
+        RunContext.set(test: true, arguments: ["App", "--declared-context"])
+        #expect(try Container().declaredByArgument().label == "argument")
+        // The context chose the default at its first use: an override still wins.
+        let container = Container()
+        container.declaredByArgument.register { _ in Declared.Store("override") }
+        #expect(try container.declaredByArgument().label == "override")
     }
 
     @Test("A cycle through two declared services names both properties")
