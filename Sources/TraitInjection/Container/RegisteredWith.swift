@@ -101,9 +101,12 @@ public struct RegisteredWith<each Argument, Service> {
             if let found = try resolution.find(Service.self, key: key, arguments: repeat each arguments) {
                 return found
             }
+            // The property read on the resolver's container may be another declaration (a
+            // getter that branches on its container): resolve the one registered, by its key.
             let lookup = try lookup()
-            declaration(for: lookup).registerDefault(in: lookup)
-            return try resolution.find(Service.self, key: key, arguments: repeat each arguments)!
+            let declared = declaration(for: lookup)
+            declared.registerDefault(in: lookup)
+            return try resolution.find(Service.self, key: declared.key, arguments: repeat each arguments)!
         case .async:
             // In an async factory: a synchronous resolve from its container, which is nested in
             // its resolve.
@@ -111,8 +114,9 @@ public struct RegisteredWith<each Argument, Service> {
             if let found = try container.find(Service.self, key: key, arguments: repeat each arguments) {
                 return found
             }
-            declaration(for: container).registerDefault(in: container)
-            return try container.find(Service.self, key: key, arguments: repeat each arguments)!
+            let declared = declaration(for: container)
+            declared.registerDefault(in: container)
+            return try container.find(Service.self, key: declared.key, arguments: repeat each arguments)!
         }
     }
 
@@ -120,9 +124,10 @@ public struct RegisteredWith<each Argument, Service> {
     /// ``Container/resolveAsync(_:name:arguments:)`` does a registered one: any factory, async,
     /// synchronous or main-actor.
     public func resolveAsync(_ arguments: repeat each Argument) async throws(ResolutionError) -> Service {
-        let key = declaration.key
         let lookup = try lookup()
-        declaration(for: lookup).registerDefault(in: lookup)
+        let declared = declaration(for: lookup)
+        let key = declared.key
+        declared.registerDefault(in: lookup)
         if case .async(let resolution) = resolver {
             return try await resolution.resolve(Service.self, key: key, arguments: repeat each arguments)
         }

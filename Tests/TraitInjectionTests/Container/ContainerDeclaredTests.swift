@@ -83,6 +83,10 @@ extension Container {
             .onTest { _ in Declared.Store("test") }
             .onArgument("--declared-context") { _ in Declared.Store("argument") }
     }
+    /// A getter that branches on its container (which it should not).
+    var declaredBranching: Registered<Declared.Store> {
+        parent == nil ? self { _ in Declared.Store("root") } : self { _ in Declared.Store("child") }
+    }
     var declaredCompleted: Registered<Declared.Greeter> {
         self { _ in Declared.Greeter("made") }
             .inScope(.container)
@@ -289,6 +293,18 @@ struct ContainerDeclaredTests {
         let container = Container()
         container.declaredByArgument.register { _ in Declared.Store("override") }
         #expect(try container.declaredByArgument().label == "override")
+    }
+
+    @Test("A getter that branches on its container, read by a resolver: the declaration read on its container")
+    func branchingGetter() async throws {
+        let child = Container(parent: Container())
+        child.register(Declared.Greeter.self) { r in Declared.Greeter(try r.declaredBranching().label) }
+        #expect(try child.resolve(Declared.Greeter.self).text == "child")
+        let other = Container(parent: Container())
+        other.register(Declared.Greeter.self) { r async throws in
+            Declared.Greeter(try await r.declaredBranching.resolveAsync().label)
+        }
+        #expect(try await other.resolveAsync(Declared.Greeter.self).text == "child")
     }
 
     @Test("A cycle through two declared services names both properties")
