@@ -84,11 +84,23 @@ struct Declaration<each Argument, Service>: Sendable {
         var draft = Registration<Service>.Draft()
         draft.scope = scope.kind
         draft.completions = completions
-        let location = location ?? Container.location(file, line)
-        return Registration(
-            in: container, key: key, description: description, location: location,
-            forwarding: Forwarding<Service, repeat each Argument>(name: nil), factory: box, draft: draft,
-            onlyIfAbsent: onlyIfAbsent,
+        return file(box, in: container, at: location, draft: draft, onlyIfAbsent: onlyIfAbsent)
+    }
+
+    /// Files `factory` as this service's registration in `container`, refined as `draft` says.
+    @discardableResult
+    private func file(
+        _ factory: Binding.Factory,
+        in container: Container,
+        at location: String? = nil,
+        draft: Registration<Service>.Draft,
+        autoInjects: Bool = true,
+        onlyIfAbsent: Bool = false
+    ) -> Registration<Service> {
+        Registration(
+            in: container, key: key, description: description, location: location ?? Container.location(file, line),
+            forwarding: Forwarding<Service, repeat each Argument>(name: nil), factory: factory,
+            autoInjects: autoInjects, draft: draft, onlyIfAbsent: onlyIfAbsent,
             declared: (key, { container in reset(in: container) }))
     }
 
@@ -116,10 +128,7 @@ struct Declaration<each Argument, Service>: Sendable {
         }
         var draft = Registration<Service>.Draft()
         draft.scope = .transient
-        _ = Registration(
-            in: container, key: key, description: description, location: Container.location(file, line),
-            forwarding: Forwarding<Service, repeat each Argument>(name: nil), factory: factory, autoInjects: false,
-            draft: draft, declared: (key, { container in reset(in: container) }))
+        file(factory, in: container, draft: draft, autoInjects: false)
     }
 
     /// Files the default unless `container`, or a parent, has a registration of the service:
