@@ -80,13 +80,15 @@ public struct AsyncResolution: Sendable {
     func resolve<Service, each Argument>(
         _: Service.Type,
         key: ServiceKey,
-        arguments: repeat each Argument
+        arguments: repeat each Argument,
+        fileDefault: (@Sendable (Container) -> Void)? = nil
     ) async throws(ResolutionError) -> Service {
         guard resolve.isRunning, let lookup else {
             throw ResolutionError.expired(Service.self, name: nil, arguments: (repeat each Argument).self)
         }
         return try await resolve.resolveAsync(
-            Service.self, name: nil, arguments: repeat each arguments, from: lookup, at: frame, key: key)
+            Service.self, name: nil, arguments: repeat each arguments, from: lookup, at: frame, key: key,
+            fileDefault: fileDefault)
     }
 
     /// Resolves `Service` on the main actor, as a synchronous part of this resolve: how an async

@@ -134,13 +134,15 @@ extension Container {
         _: Service.Type,
         name: String?,
         arguments: repeat each Argument,
-        key: ServiceKey? = nil
+        key: ServiceKey? = nil,
+        fileDefault: (@Sendable (Container) -> Void)? = nil
     ) async throws(ResolutionError) -> Service {
         try await Resolve.counted { () async throws(ResolutionError) in
             let resolve = Resolve(self, entry: Resolve.taskFrame, isAsync: true)
             do throws(ResolutionError) {
                 let instance = try await resolve.resolveAsync(
-                    Service.self, name: name, arguments: repeat each arguments, from: self, at: resolve.entry, key: key)
+                    Service.self, name: name, arguments: repeat each arguments, from: self, at: resolve.entry, key: key,
+                    fileDefault: fileDefault)
                 try await resolve.finishAsync(
                     describing: ServiceDescription(Service.self, name: name, arguments: (repeat each Argument).self)
                         .description)

@@ -50,12 +50,11 @@ extension Container {
     /// a property only says what its service is, whichever container it is read on.
     @usableFromInline static let declaring = Container()
 
-    /// Registers the default of every declared service used or overridden in this container
-    /// again, in place of its override, and drops the instances their scopes kept: what a test
-    /// that overrode several calls when it ends. A parent's registrations stay.
+    /// Undoes the overrides of every declared service in this container and drops the instances
+    /// their scopes kept here: the next use files the default again, or finds a parent's
+    /// registration. What a test that overrode several calls when it ends. A parent's
+    /// registrations stay.
     public func resetDeclaredServices() {
-        for binding in bindings {
-            binding.restoreDefault?(self)
-        }
+        withExtendedLifetime(unfile(registry.entries.map(\.key).filter(\.isDeclared))) {}
     }
 }

@@ -84,51 +84,36 @@ struct Declaration<each Argument, Service>: Sendable {
         var draft = Registration<Service>.Draft()
         draft.scope = scope.kind
         draft.completions = completions
-        return file(box, in: container, at: location, draft: draft, onlyIfAbsent: onlyIfAbsent)
-    }
-
-    /// Files `factory` as this service's registration in `container`, refined as `draft` says.
-    @discardableResult
-    private func file(
-        _ factory: Binding.Factory,
-        in container: Container,
-        at location: String? = nil,
-        draft: Registration<Service>.Draft,
-        autoInjects: Bool = true,
-        onlyIfAbsent: Bool = false
-    ) -> Registration<Service> {
-        Registration(
+        return Registration(
             in: container, key: key, description: description, location: location ?? Container.location(file, line),
-            forwarding: Forwarding<Service, repeat each Argument>(name: nil), factory: factory,
-            autoInjects: autoInjects, draft: draft, onlyIfAbsent: onlyIfAbsent,
-            declared: (key, { container in reset(in: container) }))
+            forwarding: Forwarding<Service, repeat each Argument>(name: nil), factory: box, draft: draft,
+            onlyIfAbsent: onlyIfAbsent, declared: (key, isDefault: factory == nil))
     }
 
-    /// Undoes an override in `container`: where the service's default is kept (a container
-    /// without a parent, or a test's), files a new default in its place; in a child, files a
-    /// registration that resolves the service from the parent, as if the child had none (a
-    /// registry never forgets a key).
+    /// Undoes an override in `container`: unregisters the service there, so that a resolve from
+    /// it finds the parent's registration again, or files the default on its next use.
     func reset(in container: Container) {
-        guard let parent = container.parent, !container.keepsDeclaredDefaults else {
-            register(in: container, onlyIfAbsent: false)
-            return
+        withExtendedLifetime(container.unfile([key])) {}
+    }
+
+    /// Resolves the service from `container` (within `resolution`, if given) when it was not
+    /// found there: files its default and looks again — again, if a reset came between.
+    @usableFromInline
+    func resolveFirst(
+        from container: Container,
+        within resolution: Resolution? = nil,
+        arguments: repeat each Argument
+    ) throws(ResolutionError) -> Service {
+        while true {
+            registerDefault(in: container)
+            let found =
+                if let resolution {
+                    try resolution.find(Service.self, key: key, arguments: repeat each arguments)
+                } else {
+                    try container.find(Service.self, key: key, arguments: repeat each arguments)
+                }
+            if let found { return found }
         }
-        let declaration = self
-        let factory: Binding.Factory
-        if let _ = sync {
-            @Sendable func fromParent(_: Resolution, _ arguments: repeat each Argument) throws -> Service {
-                try RegisteredWith(declaration, in: parent)(repeat each arguments)
-            }
-            factory = .sync(FactoryBox(fromParent))
-        } else {
-            @Sendable func fromParent(_: AsyncResolution, _ arguments: repeat each Argument) async throws -> Service {
-                try await RegisteredWith(declaration, in: parent).resolveAsync(repeat each arguments)
-            }
-            factory = .async(AsyncFactoryBox(fromParent))
-        }
-        var draft = Registration<Service>.Draft()
-        draft.scope = .transient
-        file(factory, in: container, draft: draft, autoInjects: false)
     }
 
     /// Files the default unless `container`, or a parent, has a registration of the service:

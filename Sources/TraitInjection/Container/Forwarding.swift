@@ -29,13 +29,13 @@ struct Forwarding<Service, each Argument>: Forwarder {
             if callsFactory {
                 .sync(ForwardingFactory.calling(target, Service.self, convert, repeat (each Argument).self))
             } else if target.needsAsyncResolve {
-                .async(ForwardingFactory.async(Service.self, name, convert, repeat (each Argument).self))
+                .async(ForwardingFactory.async(Service.self, name, targetKey, convert, repeat (each Argument).self))
             } else if target.isMainActor {
                 .mainActor(
-                    ForwardingFactory.sync(Service.self, name, convert, repeat (each Argument).self),
+                    ForwardingFactory.sync(Service.self, name, targetKey, convert, repeat (each Argument).self),
                     hop: ForwardingFactory.hop(Service.self, name, convert, repeat (each Argument).self))
             } else {
-                .sync(ForwardingFactory.sync(Service.self, name, convert, repeat (each Argument).self))
+                .sync(ForwardingFactory.sync(Service.self, name, targetKey, convert, repeat (each Argument).self))
             }
         return Binding(
             Forwarded.self,
@@ -86,15 +86,22 @@ private enum ForwardingFactory {
         return FactoryBox(forward)
     }
 
+    /// Resolves the target under `name`, or a declared service's under `key` (which names no type).
     static func sync<Target, Forwarded, each Argument>(
         _: Target.Type,
         _ name: String?,
+        _ key: ServiceKey,
         _ convert: @escaping @Sendable (Target) -> Forwarded,
         _: repeat (each Argument).Type
     ) -> any AnyObject & Sendable {
+        let declared = key.isDeclared ? key : nil
         // Local functions: a closure literal cannot take a parameter pack.
         @Sendable func forward(_ r: Resolution, _ arguments: repeat each Argument) throws -> Forwarded {
-            convert(try r.resolve(Target.self, name: name, arguments: repeat each arguments))
+            guard let declared else { return convert(try r.resolve(Target.self, name: name, arguments: repeat each arguments)) }
+            guard let found = try r.find(Target.self, key: declared, arguments: repeat each arguments) else {
+                return convert(try r.unregistered(Target.self, name: nil, arguments: repeat each arguments))
+            }
+            return convert(found)
         }
         return FactoryBox(forward)
     }
@@ -102,11 +109,16 @@ private enum ForwardingFactory {
     static func async<Target, Forwarded, each Argument>(
         _: Target.Type,
         _ name: String?,
+        _ key: ServiceKey,
         _ convert: @escaping @Sendable (Target) -> Forwarded,
         _: repeat (each Argument).Type
     ) -> any AnyObject & Sendable {
+        let declared = key.isDeclared ? key : nil
         @Sendable func forward(_ r: AsyncResolution, _ arguments: repeat each Argument) async throws -> Forwarded {
-            convert(try await r.resolve(Target.self, name: name, arguments: repeat each arguments))
+            guard let declared else {
+                return convert(try await r.resolve(Target.self, name: name, arguments: repeat each arguments))
+            }
+            return convert(try await r.resolve(Target.self, key: declared, arguments: repeat each arguments))
         }
         return AsyncFactoryBox(forward)
     }

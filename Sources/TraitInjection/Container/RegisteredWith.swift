@@ -95,8 +95,7 @@ public struct RegisteredWith<each Argument, Service> {
             if let found = try container.find(Service.self, key: key, arguments: repeat each arguments) {
                 return found
             }
-            declaration.registerDefault(in: container)
-            return try container.find(Service.self, key: key, arguments: repeat each arguments)!
+            return try declaration.resolveFirst(from: container, arguments: repeat each arguments)
         case .sync(let resolution):
             if let found = try resolution.find(Service.self, key: key, arguments: repeat each arguments) {
                 return found
@@ -104,9 +103,8 @@ public struct RegisteredWith<each Argument, Service> {
             // The property read on the resolver's container may be another declaration (a
             // getter that branches on its container): resolve the one registered, by its key.
             let lookup = try lookup()
-            let declared = declaration(for: lookup)
-            declared.registerDefault(in: lookup)
-            return try resolution.find(Service.self, key: declared.key, arguments: repeat each arguments)!
+            return try declaration(for: lookup).resolveFirst(
+                from: lookup, within: resolution, arguments: repeat each arguments)
         case .async:
             // In an async factory: a synchronous resolve from its container, which is nested in
             // its resolve.
@@ -114,9 +112,7 @@ public struct RegisteredWith<each Argument, Service> {
             if let found = try container.find(Service.self, key: key, arguments: repeat each arguments) {
                 return found
             }
-            let declared = declaration(for: container)
-            declared.registerDefault(in: container)
-            return try container.find(Service.self, key: declared.key, arguments: repeat each arguments)!
+            return try declaration(for: container).resolveFirst(from: container, arguments: repeat each arguments)
         }
     }
 
@@ -127,16 +123,16 @@ public struct RegisteredWith<each Argument, Service> {
         let lookup = try lookup()
         let declared = declaration(for: lookup)
         let key = declared.key
-        declared.registerDefault(in: lookup)
+        @Sendable func fileDefault(in container: Container) { declared.registerDefault(in: container) }
         if case .async(let resolution) = resolver {
-            return try await resolution.resolve(Service.self, key: key, arguments: repeat each arguments)
+            return try await resolution.resolve(
+                Service.self, key: key, arguments: repeat each arguments, fileDefault: fileDefault)
         }
         // A synchronous factory's resolver is valid on its thread only, not across `await`.
-        return try await lookup.resolveAsyncInFull(Service.self, name: nil, arguments: repeat each arguments, key: key)
+        return try await lookup.resolveAsyncInFull(
+            Service.self, name: nil, arguments: repeat each arguments, key: key, fileDefault: fileDefault)
     }
 
-    /// The container it is resolved from, registered in and reset in: its resolver's, if it has
-    /// one and that is still valid.
     @usableFromInline
     func lookup() throws(ResolutionError) -> Container {
         let lookup: Container? =
@@ -275,11 +271,11 @@ public struct RegisteredWith<each Argument, Service> {
             onlyIfAbsent: false)
     }
 
-    /// Registers the service's default again in this container, in place of an override, and
-    /// drops the instance its scope kept: the next resolve makes a new one.
+    /// Undoes an override of the service in this container, and drops the instance its scope
+    /// kept here: the next resolve makes a new one from the default.
     ///
     /// In a child container, it undoes the child's override: the child resolves its parent's
-    /// registration again. ``Container/resetDeclaredServices()`` resets every declared service of
+    /// registration again, as if it had never had its own. ``Container/resetDeclaredServices()`` resets every declared service of
     /// a container.
     public func reset() {
         let target = target

@@ -46,7 +46,7 @@ public final class Registration<Service>: Sendable {
     private let factory: Binding.Factory
     private let autoInjects: Bool
     private let forwarding: any Forwarder<Service>
-    private let declared: (key: ServiceKey, restoreDefault: @Sendable (Container) -> Void)?
+    private let declared: (key: ServiceKey, isDefault: Bool)?
     private let draft: Locked<Draft>
 
     convenience init<each Argument>(
@@ -67,7 +67,7 @@ public final class Registration<Service>: Sendable {
 
     /// Files a registration of `factory` under `key`, as `draft` says — if `onlyIfAbsent`, only if
     /// `container` has none under `key` (else this registration is inert); `declared` is a
-    /// declared service's key and how to file its default again.
+    /// declared service's key, and whether this is its default.
     init(
         in container: Container,
         key: ServiceKey,
@@ -78,7 +78,7 @@ public final class Registration<Service>: Sendable {
         autoInjects: Bool = true,
         draft: Draft = Draft(),
         onlyIfAbsent: Bool = false,
-        declared: (key: ServiceKey, restoreDefault: @Sendable (Container) -> Void)? = nil
+        declared: (key: ServiceKey, isDefault: Bool)? = nil
     ) {
         self.container = container
         self.key = key

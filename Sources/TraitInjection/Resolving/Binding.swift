@@ -52,9 +52,8 @@ final class Binding: Sendable {
     /// A resolve of the service, for a dry run (verify) and for a ``Lazy``.
     let verify: @Sendable (Resolution) throws(ResolutionError) -> Void
     let verifyAsync: @Sendable (AsyncResolution) async throws(ResolutionError) -> Void
-    /// For a declared service's registration: files its declared default in a container again,
-    /// in place of whatever is registered there under its key (``RegisteredWith/reset()``).
-    let restoreDefault: (@Sendable (Container) -> Void)?
+    /// Whether it is a declared service's default, filed by its first use (not an override).
+    let isDeclaredDefault: Bool
 
     init<Service>(
         _: Service.Type,
@@ -67,7 +66,7 @@ final class Binding: Sendable {
         reinitializeStrategy: ReinitializeStrategy,
         autoInjects: Bool,
         forwarding: ServiceKey? = nil,
-        declared: (key: ServiceKey, restoreDefault: @Sendable (Container) -> Void)? = nil
+        declared: (key: ServiceKey, isDefault: Bool)? = nil
     ) {
         self.forwarding = forwarding
         self.description = description
@@ -94,7 +93,7 @@ final class Binding: Sendable {
             }
         isPlain = !isShared && !needsAsyncResolve && !isMainActor
         keep = { instance in scope.keep(instance, as: Service.self) }
-        restoreDefault = declared?.restoreDefault
+        isDeclaredDefault = declared?.isDefault ?? false
         if let key = declared?.key {
             verify = { r throws(ResolutionError) in _ = try r.find(Service.self, key: key) }
             verifyAsync = { r throws(ResolutionError) in _ = try await r.resolve(Service.self, key: key) }

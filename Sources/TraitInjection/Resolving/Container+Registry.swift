@@ -50,6 +50,22 @@ extension Container {
         }
     }
 
+    /// Unregisters `keys` here, with the registrations forwarding to them: a resolve from here
+    /// finds a parent's registration of them again, or none. Returns what they let go, to be let
+    /// go with no lock held.
+    func unfile(_ keys: [ServiceKey]) -> [Any?] {
+        forwarders.withLock { forwarders in
+            var removed = keys
+            for key in keys {
+                for forwardKey in (forwarders.removeValue(forKey: key) ?? [:]).keys
+                where registry.entry(for: forwardKey)?.read().binding.forwarding == key {
+                    removed.append(forwardKey)
+                }
+            }
+            return registry.remove(removed)
+        }
+    }
+
     /// Drops what the registrations forwarding to `key` keep; returns it, to be let go with no lock
     /// held.
     func resetForwarders(of key: ServiceKey) -> [Any?] {
@@ -83,7 +99,7 @@ extension Container {
 
     /// The entry for `key` here or in the parent chain.
     func entry(for key: ServiceKey) -> RegistryEntry? {
-        registry.entry(for: key) ?? parent?.entry(for: key)
+        lookUp(key)?.0
     }
 
     /// The entry for `key` here or in the parent chain, borrowed (the registries hold their
@@ -91,17 +107,29 @@ extension Container {
     func entryAndParent(for key: ServiceKey) -> (Borrowed<RegistryEntry>, Container?)? {
         if let entry = registry.borrowedEntry(for: key) { return (entry, nil) }
         if let entry = registry.entry(for: key) { return (Borrowed(entry), nil) }
-        return parent?.lookUp(key).map { (Borrowed($0.0), $0.1) }
+        return parentEntry(for: key).map { (Borrowed($0.0), $0.1) }
     }
 
     /// The entry for `key` here or in the parent chain, with the container that has it.
     func lookUp(_ key: ServiceKey) -> (RegistryEntry, Container)? {
+        if let entry = registry.entry(for: key) { return (entry, self) }
+        return parentEntry(for: key)
+    }
+
+    /// The entry for `key` in the parent chain, with the container that has it — except a
+    /// declared service's default above a container that keeps its own (a test's): that one is
+    /// not seen from below it, so that the test makes its own instances (an override there is).
+    private func parentEntry(for key: ServiceKey) -> (RegistryEntry, Container)? {
         var container = self
-        while true {
-            if let entry = container.registry.entry(for: key) { return (entry, container) }
-            guard let parent = container.parent else { return nil }
+        var keepsOwnDefaults = false
+        while let parent = container.parent {
+            keepsOwnDefaults = keepsOwnDefaults || container.keepsDeclaredDefaults
             container = parent
+            guard let entry = container.registry.entry(for: key) else { continue }
+            if keepsOwnDefaults, key.isDeclared, entry.read().binding.isDeclaredDefault { return nil }
+            return (entry, container)
         }
+        return nil
     }
 
     /// The registrations of this container itself.

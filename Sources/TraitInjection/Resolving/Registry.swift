@@ -8,7 +8,11 @@ import Synchronization
 ///
 /// 1. *An entry is never removed.* Each key gets one entry, made by its first `register` and kept
 ///    until the registry goes; registering the key again changes the entry's state under the
-///    entry's own lock (``RegistryEntry``), not the index.
+///    entry's own lock (``RegistryEntry``), not the index. Unregistering it (``remove(_:)``, a
+///    declared service's `reset()`) clears the entry's `isFiled` flag, which a lookup reads on a
+///    hit: the key is then missing, and the indexes that hold the entry stay complete. The entry
+///    keeps its last binding (a resolve that read the flag just before may still make it) and is
+///    filed again, with its new binding, if the key is registered again.
 /// 2. *An index is immutable and lives as long as the registry.* An ``Index`` is a table of the
 ///    entries built under the lock and never changed; a newer one replaces it for lookups, and the
 ///    older one is kept in `Master.indexes` until the registry's `deinit`. A lookup therefore
@@ -27,7 +31,7 @@ import Synchronization
 ///    whether an `Optional` is registered. A registration that the count does not show yet is
 ///    concurrent with the lookup, which may miss it.
 ///
-/// Lock order: `master`, then an entry's lock (``register(_:for:)`` only).
+/// Lock order: `master`, then an entry's lock (``register(_:for:)`` and ``remove(_:)`` only).
 final class Registry: Sendable {
     /// An immutable map from keys to entries: open addressing, linear probing, at most half full.
     final class Index: Sendable {
@@ -131,10 +135,12 @@ final class Registry: Sendable {
 
     init() {}
 
-    /// The entry for `key`, if anything was ever registered under it.
+    /// The entry for `key`, if something is registered under it.
     func entry(for key: ServiceKey) -> RegistryEntry? {
         let index = published.load(ordering: .acquiring)
-        if let found = index?._withUnsafeGuaranteedRef({ $0.entry(for: key) }) { return found.object }
+        if let found = index?._withUnsafeGuaranteedRef({ $0.entry(for: key) }), found.with(\.isFiled) {
+            return found.object
+        }
         return lockedEntry(for: key, missedIn: index)
     }
 
@@ -142,7 +148,10 @@ final class Registry: Sendable {
     /// container, which holds the registry, reads it without retaining it. `nil` if the index
     /// lacks it: it is not registered, or only since the index was built (``entry(for:)``).
     func borrowedEntry(for key: ServiceKey) -> Borrowed<RegistryEntry>? {
-        published.load(ordering: .acquiring)?._withUnsafeGuaranteedRef { $0.entry(for: key) }
+        guard let found = published.load(ordering: .acquiring)?._withUnsafeGuaranteedRef({ $0.entry(for: key) }),
+            found.with(\.isFiled)
+        else { return nil }
+        return found
     }
 
     /// The entry for `key` from `Master.entries`, which `index` (the one a lookup read, not a
@@ -150,7 +159,7 @@ final class Registry: Sendable {
     private func lockedEntry(for key: ServiceKey, missedIn index: Unmanaged<Index>?) -> RegistryEntry? {
         if index?._withUnsafeGuaranteedRef(isComplete) ?? isComplete(nil) { return nil }  // Invariant 4.
         return master.withLock { master in
-            let found = master.entries[key]
+            let found = master.entries[key].flatMap { $0.isFiled ? $0 : nil }
             let indexed = master.indexes.last?.count ?? 0
             // Registered since the index was built: index it again, if the garbage allows it (and
             // another lookup has not just done so).
@@ -183,20 +192,39 @@ final class Registry: Sendable {
     /// Files `binding` under `key`, and returns what the entry let go (the binding it replaced
     /// and its kept instance) for the caller to release with no lock held.
     func register(_ binding: Binding, for key: ServiceKey) -> Any? {
-        let existing = master.withLock { master -> RegistryEntry? in
+        let (existing, released) = master.withLock { master -> (RegistryEntry?, Any?) in
             master.holdsOptionals = master.holdsOptionals || binding.isOptional
-            if let entry = master.entries[key] { return entry }
+            if let entry = master.entries[key] {
+                guard !entry.isFiled else { return (entry, nil) }
+                // Filed again (invariant 1): its new binding first, so that a lookup that sees
+                // the flag reads it. Under the lock, so that no `remove` comes between.
+                let released = entry.replace(with: binding)
+                entry.file(true)
+                return (nil, released)
+            }
             // Made with its binding: a lookup finds no entry without one.
             master.entries[key] = RegistryEntry(binding)
             registered.store(master.entries.count, ordering: .releasing)
-            return nil
+            return (nil, nil)
         }
-        return existing?.replace(with: binding)
+        return existing?.replace(with: binding) ?? released
     }
 
-    /// Every key and entry, in no particular order.
+    /// Unregisters `keys` (those registered), each with its kept instance (invariant 1); returns
+    /// what they let go, for the caller to release with no lock held.
+    func remove(_ keys: some Sequence<ServiceKey>) -> [Any?] {
+        master.withLock { master in
+            keys.compactMap { key -> Any?? in
+                guard let entry = master.entries[key], entry.isFiled else { return nil }
+                entry.file(false)
+                return entry.reset()
+            }
+        }
+    }
+
+    /// Every key and entry registered, in no particular order.
     var entries: [(key: ServiceKey, entry: RegistryEntry)] {
-        master.withLock { $0.entries.map { ($0.key, $0.value) } }
+        master.withLock { $0.entries.filter(\.value.isFiled).map { ($0.key, $0.value) } }
     }
 
     /// How many indexes have been built, for tests.
@@ -258,12 +286,23 @@ final class RegistryEntry: Sendable, KeptSlot {
     private let state: Locked<State>
     private let readers = Atomic<Int>(0)
     private let published: Atomic<Unmanaged<Published>>
+    /// Whether the key is registered (``Registry``'s invariant 1): changed under the registry's
+    /// lock, read on every lookup that finds the entry.
+    private let filed = Atomic<Bool>(true)
     private let padding = CacheLinePadding()
 
     init(_ binding: Binding) {
         let published = Published(binding, nil)
         state = Locked(State(binding: binding, published: published), padded: true)
         self.published = Atomic(Unmanaged.passUnretained(published))
+    }
+
+    /// Whether the key is registered (``Registry``'s invariant 1).
+    var isFiled: Bool { filed.load(ordering: .acquiring) }
+
+    /// Files or unfiles the entry: under the registry's lock (``Registry/remove(_:)``).
+    func file(_ isFiled: Bool) {
+        filed.store(isFiled, ordering: .releasing)
     }
 
     /// The current binding, and the `Kept<Service>` box of the instance kept strongly, if any:

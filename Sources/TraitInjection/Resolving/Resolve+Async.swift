@@ -49,14 +49,16 @@ extension Resolve {
 
     /// Resolves `Service` under `name` (or `key`, a declared service's) with `arguments`, looked
     /// up from `lookup`, for the factory of `frame` (`nil` at the top): the typed side of an async
-    /// resolve.
+    /// resolve. `fileDefault` files a declared service's default when nothing is registered under
+    /// `key` (a reset may come between that and the next look: it files and looks again).
     func resolveAsync<Service, each Argument>(
         _: Service.Type,
         name: String?,
         arguments: repeat each Argument,
         from lookup: Container,
         at frame: Frame?,
-        key: ServiceKey? = nil
+        key: ServiceKey? = nil,
+        fileDefault: (@Sendable (Container) -> Void)? = nil
     ) async throws(ResolutionError) -> Service {
         let values = (repeat each arguments)
         let factories = Factories(
@@ -75,9 +77,14 @@ extension Resolve {
             }
         )
         let key = key ?? ServiceKey(Service.self, name: name, arguments: (repeat each Argument).self)
-        switch try await resolveAsync(
+        var found = try await resolveAsync(
             key, ArgumentValues.of(repeat each arguments), from: lookup, at: frame, factories: factories)
-        {
+        while case .unregistered = found, let fileDefault {
+            fileDefault(lookup)
+            found = try await resolveAsync(
+                key, ArgumentValues.of(repeat each arguments), from: lookup, at: frame, factories: factories)
+        }
+        switch found {
         case .instance(let instance): return Found.cast(instance, to: Service.self)
         case .made, .expired: preconditionFailure("an async resolve hands back what it made, and never expires")
         case .unregistered:

@@ -66,4 +66,37 @@ struct ContainerDeclaredStressTests {
         #expect(resolved.allSatisfy { $0 == 2_000 })
         #expect(container.localRegistrations.count == 1)
     }
+
+    @Test("A child's overrides and resets racing resolves from it: each gets the parent's instance or an override's")
+    func childResetsRacingResolves() async throws {
+        let parent = Container()
+        let child = Container(parent: parent)
+        let inherited = try parent.countedStore()
+        let stop = Gate()
+        let writer = OwnThread {
+            var round = 0
+            while !stop.opened {
+                round += 1
+                switch round % 3 {
+                case 0: child.countedStore.register { _ in CountedStore() }
+                case 1: child.countedStore.reset()
+                default: child.resetDeclaredServices()
+                }
+            }
+        }
+        let counts = await inTasks(8) { _ in
+            var (fromParent, overridden) = (0, 0)
+            for _ in 0..<2_000 {
+                guard let store = try? child.countedStore() else { continue }
+                if store === inherited { fromParent += 1 } else { overridden += 1 }
+            }
+            return (fromParent, overridden)
+        }
+        stop.open()
+        await writer.join()
+        #expect(counts.allSatisfy { $0.0 + $0.1 == 2_000 })
+        child.countedStore.reset()
+        #expect(try child.countedStore() === inherited)
+        #expect(child.localRegistrations.isEmpty)
+    }
 }

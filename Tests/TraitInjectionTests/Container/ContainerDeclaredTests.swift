@@ -2,9 +2,12 @@ import TestFixtures
 import Testing
 import TraitInjection
 
+/// A type a declared service's override is registered under too.
+protocol DeclaredLabelled: AnyObject, Sendable {}
+
 /// What the services these tests declare make.
 enum Declared {
-    final class Store: Sendable {
+    final class Store: DeclaredLabelled {
         let label: String
         init(_ label: String = "default") { self.label = label }
     }
@@ -67,6 +70,9 @@ extension Container {
     }
     var declaredAsyncGreeter: Registered<Declared.Greeter> {
         self { r async throws in Declared.Greeter(try await r.declaredAsyncStore.resolveAsync().label) }
+    }
+    var declaredViaResolver: Registered<Declared.Greeter> {
+        self { r in Declared.Greeter(try r.declaredStore().label) }
     }
     /// A default whose factory resolves through `self`, not its resolver (which it should).
     var declaredViaSelf: Registered<Declared.Greeter> {
@@ -217,6 +223,83 @@ struct ContainerDeclaredTests {
         child.resetDeclaredServices()
         #expect(try child.declaredGreeter("Hi").text == "Hi")
         #expect(try child.declaredStore() === parent.declaredStore())
+    }
+
+    @Test("After a child's reset, the parent's registration runs within the child's resolve: .graph and the child's overrides")
+    func childResetRunsTheParentsInTheResolve() throws {
+        let parent = Container()
+        let child = Container(parent: parent)
+        child.register(Declared.Holder.self) { r in Declared.Holder(try r.declaredGraphService()) }
+        child.declaredGraphService.register { _ in Service() }
+        child.declaredGraphService.reset()
+        let pair = try child.declaredPair()
+        #expect(pair.holder.service === pair.service)
+        // The default resolves its dependencies from the child, which overrides one.
+        child.declaredStore.register { _ in Declared.Store("child") }
+        child.declaredViaResolver.register { _ in Declared.Greeter("override") }
+        child.declaredViaResolver.reset()
+        #expect(try child.declaredViaResolver().text == "child")
+        #expect(try parent.declaredViaResolver().text == "default")
+    }
+
+    @Test("After a child's reset, a parent's override of another kind (sync, async) resolves from the child")
+    func childResetFindsTheParentsOfAnotherKind() async throws {
+        let parent = Container()
+        let child = Container(parent: parent)
+        parent.declaredTransientStore.register { (_: AsyncResolution) async in Declared.Store("async parent") }
+        child.declaredTransientStore.register { _ in Declared.Store("child") }
+        child.declaredTransientStore.reset()
+        #expect(try await child.declaredTransientStore.resolveAsync().label == "async parent")
+        parent.declaredAsyncStore.register { (_: Resolution) in Declared.Store("sync parent") }
+        child.declaredAsyncStore.register { _ async in Declared.Store("child") }
+        child.declaredAsyncStore.reset()
+        #expect(try child.declaredAsyncStore().label == "sync parent")
+    }
+
+    @Test("Overriding and resetting again and again leaves a child as it was")
+    func repeatedResets() throws {
+        let parent = Container()
+        let child = Container(parent: parent)
+        for round in 0..<200 {
+            child.declaredStore.register { _ in Declared.Store("child \(round)") }
+            #expect(try child.declaredStore().label == "child \(round)")
+            if round.isMultiple(of: 2) { child.declaredStore.reset() } else { child.resetDeclaredServices() }
+            #expect(child.localRegistrations.isEmpty)
+            #expect(try child.declaredStore() === parent.declaredStore())
+        }
+    }
+
+    @Test("A reset lets go of the override's instance, and an override's forwarding registrations go with it")
+    func resetLetsGo() throws {
+        let parent = Container()
+        let child = Container(parent: parent)
+        child.declaredStore.register { _ in Declared.Store("child") }.implements((any DeclaredLabelled).self) { $0 }
+        weak let made = try child.declaredStore()
+        #expect(try child.resolve((any DeclaredLabelled).self) === made)
+        #expect(made != nil)
+        child.declaredStore.reset()
+        #expect(made == nil)
+        #expect(throws: ResolutionError.self) { try child.resolve((any DeclaredLabelled).self) }
+        #expect(try child.declaredStore() === parent.declaredStore())
+    }
+
+    @Test("A test's container makes its own instance though the container above it has the default")
+    func testContainersIgnoreDefaultsAbove() throws {
+        let shared = Container()
+        let kept = try shared.declaredStore()
+        let first = Container(parent: shared, keepingDeclaredDefaults: true)
+        let second = Container(parent: shared, keepingDeclaredDefaults: true)
+        let mine = try first.declaredStore()
+        #expect(mine !== kept)
+        #expect(try second.declaredStore() !== mine)
+        #expect(try Container(parent: first).declaredStore() === mine)
+        // An override above is seen, and seen again after the test's own is reset.
+        shared.declaredStore.register { _ in Declared.Store("shared") }
+        let third = Container(parent: shared, keepingDeclaredDefaults: true)
+        #expect(try third.declaredStore().label == "shared")
+        third.declaredStore.register { _ in Declared.Store("test") }
+        third.declaredStore.reset()
+        #expect(try third.declaredStore().label == "shared")
     }
 
     @Test("Read from a resolver kept past its resolve: resolving throws; registering and resetting change nothing")
