@@ -8,11 +8,11 @@
 struct Declaration<each Argument, Service>: Sendable {
     /// The default factory: synchronous, or else async. (Two fields, not an enum: an enum cannot
     /// take the argument types' pack.)
-    @usableFromInline var sync: (@Sendable (Resolution, repeat each Argument) throws -> Service)?
-    @usableFromInline var async: (@Sendable (AsyncResolution, repeat each Argument) async throws -> Service)?
+    @usableFromInline let sync: (@Sendable (Resolution, repeat each Argument) throws -> Service)?
+    @usableFromInline let async: (@Sendable (AsyncResolution, repeat each Argument) async throws -> Service)?
     /// The rank of the context whose factory is the default (``RegisteredWith/onTest(_:)``): `0`
     /// for none.
-    @usableFromInline var contextRank: UInt8 = 0
+    @usableFromInline let contextRank: UInt8
     /// `#fileID`, `#line`, `#column` and `#function` where the property calls its container: the
     /// key, and what errors show.
     @usableFromInline let file: String
@@ -29,10 +29,12 @@ struct Declaration<each Argument, Service>: Sendable {
         file: String,
         line: UInt,
         column: UInt,
-        property: String
+        property: String,
+        contextRank: UInt8 = 0
     ) {
         self.sync = sync
         self.async = async
+        self.contextRank = contextRank
         self.file = file
         self.line = line
         self.column = column
@@ -44,9 +46,11 @@ struct Declaration<each Argument, Service>: Sendable {
     mutating func choose(
         _ factory: @escaping @Sendable (Resolution, repeat each Argument) throws -> Service, rank: UInt8
     ) {
-        sync = factory
-        async = nil
-        contextRank = rank
+        var chosen = Declaration(
+            sync: factory, file: file, line: line, column: column, property: property, contextRank: rank)
+        chosen.scope = scope
+        chosen.completions = completions
+        self = chosen
     }
 
     /// What the service is filed under in every container.
