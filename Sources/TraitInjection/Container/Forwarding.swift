@@ -97,7 +97,9 @@ private enum ForwardingFactory {
         let declared = key.isDeclared ? key : nil
         // Local functions: a closure literal cannot take a parameter pack.
         @Sendable func forward(_ r: Resolution, _ arguments: repeat each Argument) throws -> Forwarded {
-            guard let declared else { return convert(try r.resolve(Target.self, name: name, arguments: repeat each arguments)) }
+            guard let declared else {
+                return convert(try r.resolve(Target.self, name: name, arguments: repeat each arguments))
+            }
             guard let found = try r.find(Target.self, key: declared, arguments: repeat each arguments) else {
                 return convert(try r.unregistered(Target.self, name: nil, arguments: repeat each arguments))
             }

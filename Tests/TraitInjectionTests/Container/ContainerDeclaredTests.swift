@@ -225,7 +225,7 @@ struct ContainerDeclaredTests {
         #expect(try child.declaredStore() === parent.declaredStore())
     }
 
-    @Test("After a child's reset, the parent's registration runs within the child's resolve: .graph and the child's overrides")
+    @Test("After a child's reset, the parent's registration runs within its resolve: .graph, the child's overrides")
     func childResetRunsTheParentsInTheResolve() throws {
         let parent = Container()
         let child = Container(parent: parent)
