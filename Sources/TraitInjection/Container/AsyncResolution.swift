@@ -81,7 +81,7 @@ public struct AsyncResolution: Sendable {
         _: Service.Type,
         key: ServiceKey,
         arguments: repeat each Argument,
-        fileDefault: (@Sendable (Container) -> Void)? = nil
+        fileDefault: (@Sendable (Container) -> Bool)? = nil
     ) async throws(ResolutionError) -> Service {
         guard resolve.isRunning, let lookup else {
             throw ResolutionError.expired(Service.self, name: nil, arguments: (repeat each Argument).self)

@@ -135,7 +135,7 @@ extension Container {
         name: String?,
         arguments: repeat each Argument,
         key: ServiceKey? = nil,
-        fileDefault: (@Sendable (Container) -> Void)? = nil
+        fileDefault: (@Sendable (Container) -> Bool)? = nil
     ) async throws(ResolutionError) -> Service {
         try await Resolve.counted { () async throws(ResolutionError) in
             let resolve = Resolve(self, entry: Resolve.taskFrame, isAsync: true)

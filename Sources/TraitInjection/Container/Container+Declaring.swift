@@ -46,6 +46,33 @@ extension Container {
         )
     }
 
+    /// Declares a service without a default, which another module provides: a feature module
+    /// declares what it needs, the app registers it.
+    ///
+    /// ```swift
+    /// extension Container {
+    ///     var analytics: Registered<any Analytics> { promised() }
+    /// }
+    ///
+    /// // Where the app starts:
+    /// Container.shared.analytics.register { _ in FirebaseAnalytics() }
+    /// ```
+    ///
+    /// Resolving it before anyone registered it throws
+    /// ``ResolutionError/Kind-swift.enum/notRegistered``, naming the property and where it is
+    /// declared; ``verify(including:)`` reports it. Refinements (``RegisteredWith/inScope(_:)``)
+    /// apply to the registration that provides it.
+    @inlinable
+    public func promised<Service, each Argument>(
+        file: String = #fileID,
+        line: UInt = #line,
+        column: UInt = #column,
+        property: String = #function
+    ) -> RegisteredWith<repeat each Argument, Service> {
+        RegisteredWith(
+            Declaration(sync: nil, async: nil, file: file, line: line, column: column, property: property), in: self)
+    }
+
     /// Where a resolver reads a declared service's property (``Resolution/subscript(dynamicMember:)``):
     /// a property only says what its service is, whichever container it is read on.
     @usableFromInline static let declaring = Container()

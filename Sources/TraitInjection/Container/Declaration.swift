@@ -100,23 +100,25 @@ struct Declaration<each Argument, Service>: Sendable {
         withExtendedLifetime(container.unfile([key])) {}
     }
 
-    /// Resolves the service from `container` (within `resolution`, if given) when it was not
-    /// found there: files its default and looks again — again, if a reset came between.
+    /// Whether it has no default: another module provides it (``Container/promised(file:line:column:property:)``).
+    var isPromised: Bool {
+        if let _ = sync { return false }
+        if let _ = async { return false }
+        return true
+    }
+
+    /// Resolves the service from `origin` (a container, or a resolver from `container`) when it
+    /// was not found there: files its default in `container` and looks again — again, if a reset
+    /// came between.
     @usableFromInline
     func resolveFirst(
-        from container: Container,
-        within resolution: Resolution? = nil,
+        from origin: some Origin,
+        filingIn container: Container,
         arguments: repeat each Argument
     ) throws(ResolutionError) -> Service {
         while true {
-            registerDefault(in: container)
-            let found =
-                if let resolution {
-                    try resolution.find(Service.self, key: key, arguments: repeat each arguments)
-                } else {
-                    try container.find(Service.self, key: key, arguments: repeat each arguments)
-                }
-            if let found { return found }
+            guard registerDefault(in: container) else { throw unkeptPromise(from: origin) }
+            if let found = try origin.find(Service.self, key: key, arguments: repeat each arguments) { return found }
         }
     }
 
@@ -127,9 +129,32 @@ struct Declaration<each Argument, Service>: Sendable {
     /// uses the service first. Exactly once, however many threads and tasks use it first at once:
     /// it is filed under that container's lock only if none is there
     /// (``Container/file(_:for:forwardedFrom:replacing:onlyIfAbsent:)``).
-    @usableFromInline
-    func registerDefault(in container: Container) {
-        guard container.entry(for: key) == nil else { return }
+    ///
+    /// - Returns: Whether the service is registered now: not if it is promised and nobody
+    ///   registered it.
+    @discardableResult
+    func registerDefault(in container: Container) -> Bool {
+        guard container.entry(for: key) == nil else { return true }
+        guard !isPromised else { return false }
         register(in: container.declaredDefaultsHome, onlyIfAbsent: true)
+        return true
+    }
+
+    /// The error of a promised service that nobody registered, resolved from `origin` (with its
+    /// path), or at the top.
+    func unkeptPromise(from origin: (some Origin)?) -> ResolutionError {
+        var path: [ResolutionError.Step] = []
+        do {
+            // Nothing is registered as `Promise`: the engine's error for it carries the path.
+            _ = try origin?.unregistered(Promise.self, name: nil)
+        } catch {
+            path = error.path
+        }
+        var error = ResolutionError(kind: .notRegistered, service: description.description, path: path)
+        error.promised = ("\(property.prefix { $0 != "(" })", Container.location(file, line))
+        return error
     }
 }
+
+/// What ``Declaration/unkeptPromise(from:)`` resolves to find its path: registered nowhere.
+private enum Promise {}

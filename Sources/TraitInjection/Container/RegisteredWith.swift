@@ -95,7 +95,7 @@ public struct RegisteredWith<each Argument, Service> {
             if let found = try container.find(Service.self, key: key, arguments: repeat each arguments) {
                 return found
             }
-            return try declaration.resolveFirst(from: container, arguments: repeat each arguments)
+            return try declaration.resolveFirst(from: container, filingIn: container, arguments: repeat each arguments)
         case .sync(let resolution):
             if let found = try resolution.find(Service.self, key: key, arguments: repeat each arguments) {
                 return found
@@ -104,7 +104,7 @@ public struct RegisteredWith<each Argument, Service> {
             // getter that branches on its container): resolve the one registered, by its key.
             let lookup = try lookup()
             return try declaration(for: lookup).resolveFirst(
-                from: lookup, within: resolution, arguments: repeat each arguments)
+                from: resolution, filingIn: lookup, arguments: repeat each arguments)
         case .async:
             // In an async factory: a synchronous resolve from its container, which is nested in
             // its resolve.
@@ -112,7 +112,8 @@ public struct RegisteredWith<each Argument, Service> {
             if let found = try container.find(Service.self, key: key, arguments: repeat each arguments) {
                 return found
             }
-            return try declaration(for: container).resolveFirst(from: container, arguments: repeat each arguments)
+            return try declaration(for: container).resolveFirst(
+                from: container, filingIn: container, arguments: repeat each arguments)
         }
     }
 
@@ -123,7 +124,8 @@ public struct RegisteredWith<each Argument, Service> {
         let lookup = try lookup()
         let declared = declaration(for: lookup)
         let key = declared.key
-        @Sendable func fileDefault(in container: Container) { declared.registerDefault(in: container) }
+        if declared.isPromised, lookup.entry(for: key) == nil { throw declared.unkeptPromise(from: Container?.none) }
+        @Sendable func fileDefault(in container: Container) -> Bool { declared.registerDefault(in: container) }
         if case .async(let resolution) = resolver {
             return try await resolution.resolve(
                 Service.self, key: key, arguments: repeat each arguments, fileDefault: fileDefault)
@@ -302,3 +304,17 @@ enum DeclaredResolver {
 /// A service declared with no runtime arguments: ``RegisteredWith``, resolved as
 /// `try container.database()`.
 public typealias Registered<Service> = RegisteredWith<Service>
+
+/// A declared service seen without its types (``Container/verify(including:)``).
+protocol DeclaredService {
+    /// Files the service's default in `container` unless it has a registration of it: the error of
+    /// a promised service nobody registered, if it is one.
+    func fileDefault(in container: Container) -> ResolutionError?
+}
+
+extension RegisteredWith: DeclaredService {
+    func fileDefault(in container: Container) -> ResolutionError? {
+        let declared = declaration(for: container)
+        return declared.registerDefault(in: container) ? nil : declared.unkeptPromise(from: Container?.none)
+    }
+}

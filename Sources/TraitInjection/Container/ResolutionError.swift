@@ -64,7 +64,7 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
     /// What went wrong.
     public let kind: Kind
     /// The service asked for, with its name and argument types: `Animal (name: "dog")`.
-    public let service: String
+    public internal(set) var service: String
     /// The services being resolved when it happened, outermost first.
     public let path: [Step]
     /// For ``Kind/notRegistered``: the registrations that do exist for the requested type.
@@ -79,6 +79,9 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
     /// For ``Kind/deadlock``: whether the resolves waiting for each other are async ones (tasks
     /// rather than threads).
     var isBetweenTasks = false
+    /// For ``Kind/notRegistered`` of a service declared with ``Container/promised(file:line:column:property:)``:
+    /// its property and where it is declared.
+    var promised: (property: String, location: String)?
     /// A synchronous part of an async resolve unwinding to wait for this creation by suspending
     /// (never seen outside the resolve, unless a factory catches it on the way).
     var suspension: Creation?
@@ -153,6 +156,14 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
         let trail = path.map(\.description).joined(separator: " → ")
         switch kind {
         case .notRegistered:
+            if let promised {
+                var text = "\(service) is promised at \(promised.location) and nobody provides it"
+                if !trail.isEmpty { text += ", needed by \(trail)" }
+                return text + """
+                    . Register it where the module that provides it starts: \
+                    `container.\(promised.property).register { r in … }`.
+                    """
+            }
             var text = "\(service) is not registered"
             if !trail.isEmpty { text += ", needed by \(trail)" }
             text += "."

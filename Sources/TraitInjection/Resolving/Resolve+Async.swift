@@ -50,7 +50,8 @@ extension Resolve {
     /// Resolves `Service` under `name` (or `key`, a declared service's) with `arguments`, looked
     /// up from `lookup`, for the factory of `frame` (`nil` at the top): the typed side of an async
     /// resolve. `fileDefault` files a declared service's default when nothing is registered under
-    /// `key` (a reset may come between that and the next look: it files and looks again).
+    /// `key` (a reset may come between that and the next look: it files and looks again), unless
+    /// it has none (then it returns `false`).
     func resolveAsync<Service, each Argument>(
         _: Service.Type,
         name: String?,
@@ -58,7 +59,7 @@ extension Resolve {
         from lookup: Container,
         at frame: Frame?,
         key: ServiceKey? = nil,
-        fileDefault: (@Sendable (Container) -> Void)? = nil
+        fileDefault: (@Sendable (Container) -> Bool)? = nil
     ) async throws(ResolutionError) -> Service {
         let values = (repeat each arguments)
         let factories = Factories(
@@ -79,8 +80,7 @@ extension Resolve {
         let key = key ?? ServiceKey(Service.self, name: name, arguments: (repeat each Argument).self)
         var found = try await resolveAsync(
             key, ArgumentValues.of(repeat each arguments), from: lookup, at: frame, factories: factories)
-        while case .unregistered = found, let fileDefault {
-            fileDefault(lookup)
+        while case .unregistered = found, let fileDefault, fileDefault(lookup) {
             found = try await resolveAsync(
                 key, ArgumentValues.of(repeat each arguments), from: lookup, at: frame, factories: factories)
         }

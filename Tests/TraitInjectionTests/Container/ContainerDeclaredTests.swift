@@ -74,6 +74,11 @@ extension Container {
     var declaredViaResolver: Registered<Declared.Greeter> {
         self { r in Declared.Greeter(try r.declaredStore().label) }
     }
+    /// Provided by whoever registers it; kept per container.
+    var declaredPromised: Registered<Declared.Store> { promised().inScope(.container) }
+    var declaredNeedsPromised: Registered<Declared.Greeter> {
+        self { r in Declared.Greeter(try r.declaredPromised().label) }
+    }
     /// A default whose factory resolves through `self`, not its resolver (which it should).
     var declaredViaSelf: Registered<Declared.Greeter> {
         self { _ in Declared.Greeter(try self.declaredStore().label) }
@@ -444,6 +449,54 @@ struct ContainerDeclaredTests {
         let graph = container.dependencyGraph().mermaid
         #expect(graph.contains("Container.declaredPair (Pair)"))
         #expect(graph.contains("Container.declaredGraphService (Service)"))
+    }
+
+    @Test("verify(including:) checks declared services never used, and finds a promised() service nobody provides")
+    func verifyIncluding() throws {
+        let container = Container()
+        // Never used: verify() alone sees nothing; verify(including:) files their defaults.
+        #expect(try container.verify().problems.isEmpty)
+        let report = try #require(throws: VerificationReport.self) {
+            try container.verify(including: \.declaredStore, \.declaredFailing, \.declaredPromised)
+        }
+        #expect(
+            report.problems.map(\.service).sorted() == [
+                "Container.declaredFailing (Store)", "Container.declaredPromised (Store)",
+            ])
+        let promise = try #require(report.problems.first { $0.service == "Container.declaredPromised (Store)" })
+        #expect(promise.kind == .notRegistered)
+        #expect(promise.description.contains("is promised at ContainerDeclaredTests.swift:"))
+        #expect(promise.description.contains("`container.declaredPromised.register { r in … }`"))
+        #expect(container.localRegistrations.count == 2)
+        #expect(container.dependencyGraph(including: \.declaredPair).mermaid.contains("Container.declaredPair (Pair)"))
+
+        // Reached through a dependent: reported once, with its path; provided, it passes.
+        let other = Container()
+        let reached = try #require(throws: VerificationReport.self) {
+            try other.verify(including: \.declaredNeedsPromised, \.declaredPromised)
+        }
+        #expect(reached.problems.count == 1)
+        #expect(reached.problems.first?.path.map(\.service) == ["Container.declaredNeedsPromised (Greeter)"])
+        other.declaredPromised.register { _ in Declared.Store("provided") }
+        #expect(try other.verify(including: \.declaredNeedsPromised, \.declaredPromised).problems.isEmpty)
+    }
+
+    @Test("A promised() service resolves what another module registers, in its declared scope; unprovided, it throws")
+    func promised() async throws {
+        let container = Container()
+        let error = try #require(throws: ResolutionError.self) { try container.declaredNeedsPromised() }
+        #expect(error.kind == .notRegistered)
+        #expect(error.service == "Container.declaredPromised (Store)")
+        #expect(error.path.map(\.service) == ["Container.declaredNeedsPromised (Greeter)"])
+        await #expect(throws: ResolutionError.self) { try await container.declaredPromised.resolveAsync() }
+        container.declaredPromised.register { _ in Declared.Store("provided") }
+        #expect(try container.declaredNeedsPromised().text == "provided")
+        #expect(try container.declaredPromised() === container.declaredPromised())
+        #expect(try await container.declaredPromised.resolveAsync().label == "provided")
+        // A child sees its parent's; a reset takes the provider away again.
+        #expect(try Container(parent: container).declaredPromised().label == "provided")
+        container.declaredPromised.reset()
+        #expect(throws: ResolutionError.self) { try container.declaredPromised() }
     }
 
     @Test("resolveAll and hasRegistration see only what is registered by type")

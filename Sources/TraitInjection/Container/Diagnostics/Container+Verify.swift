@@ -27,6 +27,52 @@ extension Container {
         return report
     }
 
+    /// Checks the declared `services` as well, which need not have been used in this container
+    /// yet: files their defaults (as a first use would; nothing is made and kept), then verifies
+    /// as ``verify()`` does. A ``promised(file:line:column:property:)`` service that nobody
+    /// registered is a problem.
+    ///
+    /// A declared service is a computed property, which the library cannot list: name those to
+    /// check — every service an app declares, in a test — or use them first. ``verify()`` checks
+    /// the declared services used or overridden in this container, and those their factories
+    /// use.
+    ///
+    /// ```swift
+    /// @Test func everyServiceResolves() throws {
+    ///     try Container.shared.verify(including: \.database, \.profile, \.analytics)
+    /// }
+    /// ```
+    ///
+    /// - Parameter services: Properties of declared services (``RegisteredWith``); another key
+    ///   path is a programming error, which stops the program with a message naming it.
+    @discardableResult
+    public func verify(including services: PartialKeyPath<Container>...) throws(VerificationReport)
+        -> VerificationReport
+    {
+        let promises = fileDefaults(of: services)
+        let run = dryRun()
+        let report = VerificationReport(
+            // A promise found unkept by a dependent's dry run too is reported once, with its path.
+            problems: promises.filter { promise in !run.problems.contains { $0.service == promise.service } }
+                + run.problems,
+            lifetimeProblems: run.findings.problems, skipped: run.skipped)
+        guard report.problems.isEmpty, report.lifetimeProblems.isEmpty else { throw report }
+        return report
+    }
+
+    /// Files the defaults of the declared `services` that have no registration here, as their
+    /// first use would; returns the errors of the promised ones nobody registered.
+    func fileDefaults(of services: [PartialKeyPath<Container>]) -> [ResolutionError] {
+        services.compactMap { property in
+            guard let declared = self[keyPath: property] as? any DeclaredService else {
+                preconditionFailure(
+                    "\(property) is not a declared service's property (a RegisteredWith): verify(including:) and dependencyGraph(including:) take those only"
+                )
+            }
+            return declared.fileDefault(in: self)
+        }
+    }
+
     /// What a synchronous dry run of every visible registration finds.
     struct DryRun {
         let bindings: [Binding]
@@ -62,16 +108,20 @@ extension Container {
     }
 
     /// The registrations visible from this container: its own, then those of its parents that
-    /// no nearer container overrides, each container's sorted by description.
+    /// no nearer container overrides, each container's sorted by description — but not the
+    /// declared defaults above a container that keeps its own (``lookUp(_:)``).
     func visibleBindings() -> [Binding] {
         var seen = Set<ServiceKey>()
         var visible: [Binding] = []
         var container: Container? = self
+        var keepsOwnDefaults = false
         while let current = container {
             let entries = current.registry.entries.map { key, entry in (key, entry.read().binding) }
-            for (key, binding) in entries.sorted(by: { $0.1.summary < $1.1.summary }) where seen.insert(key).inserted {
+            for (key, binding) in entries.sorted(by: { $0.1.summary < $1.1.summary })
+            where !(keepsOwnDefaults && binding.isDeclaredDefault) && seen.insert(key).inserted {
                 visible.append(binding)
             }
+            keepsOwnDefaults = keepsOwnDefaults || current.keepsDeclaredDefaults
             container = current.parent
         }
         return visible
