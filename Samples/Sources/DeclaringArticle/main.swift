@@ -87,6 +87,9 @@ struct FixedClock: Clock {
     var isFixed: Bool { true }
 }
 
+protocol Analytics: Sendable {}
+struct ConsoleAnalytics: Analytics {}
+
 // sample-begin
 extension Container {
     var clock: Registered<any Clock> {
@@ -114,4 +117,19 @@ Container.shared.database.reset()  // the default again, made anew
 precondition(scratch.path == ":memory:")
 let again = try Container.shared.database()
 precondition(again.path == "app.sqlite" && again !== profile.database)
+// sample-begin
+extension Container {
+    var analytics: Registered<any Analytics> { promised() }
+}
+
+// Where the app starts:
+Container.shared.analytics.register { _ in ConsoleAnalytics() }
+// sample-end
+
+// sample-begin
+let report = try Container.shared.verify(including: \.database, \.profile, \.analytics)
+// sample-end
+
+let provided = try Container.shared.analytics()
+precondition(report.problems.isEmpty && provided is ConsoleAnalytics)
 print("Declaring services: ok")

@@ -22,3 +22,13 @@ protocol Reading: Sendable {}
 final class FileStore: Reading {}
 
 final class Analytics: Sendable {}
+
+// sample-begin
+extension Container {
+    var database: Registered<Database> { self { _ in Database() }.inScope(.container) }  // .singleton
+    var report: RegisteredWith<String, Report> {  // ParameterFactory<String, Report>
+        self { r, title in Report(title: title, database: try r.database()) }
+    }
+    var analytics: Registered<Analytics> { promised() }
+}
+// sample-end

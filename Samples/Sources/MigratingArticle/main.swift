@@ -71,25 +71,24 @@ try container.autoInject(into: controller)
 precondition(controller.database === newDatabase)
 
 // sample-begin
-Container.shared.register(Database.self) { _ in Database() }.inScope(.container)  // .singleton
-Container.shared.register(Report.self) { (r, title: String) in
-    Report(title: title, database: try r.resolve(Database.self))
-}
-let shared = try Container.shared.resolve(Database.self)  // Container.shared.database()
+let shared = try Container.shared.database()
+let sales = try Container.shared.report("Sales")
+Container.shared.analytics.register { _ in Analytics() }  // where the app starts
 // sample-end
 
-let sharedAgain = try Container.shared.resolve(Database.self)
-precondition(shared === sharedAgain)
+let (sharedAgain, firstAnalytics, secondAnalytics) = (
+    try Container.shared.database(), try Container.shared.analytics(), try Container.shared.analytics()
+)
+precondition(sharedAgain === shared && sales.database === shared && firstAnalytics !== secondAnalytics)
 
 // sample-begin
 final class SalesScreen {
-    @Inject var database: Database  // resolved on first access
-    @Inject var later: Lazy<Database>
+    @Inject(\.database) var database: Database  // @Injected, @LazyInjected
+    @WeakInject(\.database) var kept: Database?  // @WeakLazyInjected
 }
 // sample-end
 
 let screen = SalesScreen()
-let lazyDatabase = try screen.later.value
-precondition(screen.database === shared && lazyDatabase === shared)
+precondition(screen.database === shared && screen.kept === shared)
 
 print("The Migrating article's samples ran.")

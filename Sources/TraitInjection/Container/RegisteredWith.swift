@@ -135,6 +135,21 @@ public struct RegisteredWith<each Argument, Service> {
             Service.self, name: nil, arguments: repeat each arguments, key: key, fileDefault: fileDefault)
     }
 
+    /// The instance the service's scope keeps for this container now, if it keeps one: nothing
+    /// is made or registered.
+    ///
+    /// ```swift
+    /// if let database = Container.shared.database.resolvedOrNil() {
+    ///     database.flush()  // only if something made it already
+    /// }
+    /// ```
+    public func resolvedOrNil() -> Service? {
+        guard let lookup = try? lookup(), let (entry, _) = lookup.lookUp(declaration(for: lookup).key) else {
+            return nil
+        }
+        return entry.keptInstance as? Service
+    }
+
     @usableFromInline
     func lookup() throws(ResolutionError) -> Container {
         let lookup: Container? =

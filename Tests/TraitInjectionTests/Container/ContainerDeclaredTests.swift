@@ -499,6 +499,20 @@ struct ContainerDeclaredTests {
         #expect(throws: ResolutionError.self) { try container.declaredPromised() }
     }
 
+    @Test("resolvedOrNil() is the instance kept now, and makes nothing")
+    func resolvedOrNil() throws {
+        let container = Container()
+        #expect(container.declaredStore.resolvedOrNil() == nil)
+        #expect(container.localRegistrations.isEmpty)
+        let store = try container.declaredStore()
+        #expect(container.declaredStore.resolvedOrNil() === store)
+        #expect(Container(parent: container).declaredStore.resolvedOrNil() === store)
+        _ = try container.declaredTransientStore()
+        #expect(container.declaredTransientStore.resolvedOrNil() == nil)
+        container.declaredStore.reset()
+        #expect(container.declaredStore.resolvedOrNil() == nil)
+    }
+
     @Test("resolveAll and hasRegistration see only what is registered by type")
     func typeQueries() throws {
         let container = Container()
