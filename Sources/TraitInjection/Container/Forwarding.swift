@@ -37,17 +37,50 @@ struct Forwarding<Service, each Argument>: Forwarder {
             } else {
                 .sync(ForwardingFactory.sync(Service.self, name, targetKey, convert, repeat (each Argument).self))
             }
+        let location = "\(target.location) via \(target.description.service)"
+        // A declared service's can be unregistered with it (``Binding/unfiled``).
+        var unfiled: (@Sendable () -> Binding)?
+        if targetKey.isDeclared {
+            let forwarding = self
+            @Sendable func standIn() -> Binding {
+                forwarding.standIn(Forwarded.self, convert, location: location, forwarding: targetKey)
+            }
+            unfiled = standIn
+        }
         return Binding(
             Forwarded.self,
             description: ServiceDescription(Forwarded.self, name: name, arguments: (repeat each Argument).self),
-            location: "\(target.location) via \(target.description.service)",
+            location: location,
             assembly: target.assembly,
             scope: target.scope,
             factory: factory,
             completions: [],
             reinitializeStrategy: target.reinitializeStrategy,
             autoInjects: false,
-            forwarding: targetKey
+            forwarding: targetKey,
+            unfiled: unfiled
+        )
+    }
+
+    /// What stands in for a registration forwarding to a declared service once the two are
+    /// unregistered: it reaches the service's registration, whatever it is then, and holds
+    /// nothing of the one it replaces.
+    private func standIn<Forwarded>(
+        _: Forwarded.Type,
+        _ convert: @escaping @Sendable (Service) -> Forwarded,
+        location: String,
+        forwarding targetKey: ServiceKey
+    ) -> Binding {
+        Binding(
+            Forwarded.self,
+            description: ServiceDescription(Forwarded.self, name: name, arguments: (repeat each Argument).self),
+            location: location,
+            assembly: nil,
+            scope: .transient,
+            factory: .sync(ForwardingFactory.sync(Service.self, name, targetKey, convert, repeat (each Argument).self)),
+            completions: [],
+            reinitializeStrategy: .reCreate,
+            autoInjects: false
         )
     }
 }
@@ -101,7 +134,8 @@ private enum ForwardingFactory {
                 return convert(try r.resolve(Target.self, name: name, arguments: repeat each arguments))
             }
             guard let found = try r.find(Target.self, key: declared, arguments: repeat each arguments) else {
-                return convert(try r.unregistered(Target.self, name: nil, arguments: repeat each arguments))
+                // Unregistered with it, since its resolve read it.
+                return try r.unregistered(Forwarded.self, name: name, arguments: repeat each arguments)
             }
             return convert(found)
         }

@@ -54,6 +54,12 @@ final class Binding: Sendable {
     let verifyAsync: @Sendable (AsyncResolution) async throws(ResolutionError) -> Void
     /// Whether it is a declared service's default, filed by its first use (not an override).
     let isDeclaredDefault: Bool
+    /// For a registration that can be unregistered (a declared service's, and what its
+    /// `implements` made): the binding that takes its place in its entry then, of the same types,
+    /// whose factory resolves the key again — for a resolve that read the entry just before, and
+    /// so that the entry lets go of this one and a waiter does not keep what it makes
+    /// (``Registry/remove(_:)``).
+    let unfiled: (@Sendable () -> Binding)?
 
     init<Service>(
         _: Service.Type,
@@ -66,8 +72,10 @@ final class Binding: Sendable {
         reinitializeStrategy: ReinitializeStrategy,
         autoInjects: Bool,
         forwarding: ServiceKey? = nil,
-        declared: (key: ServiceKey, isDefault: Bool)? = nil
+        declared: (key: ServiceKey, isDefault: Bool)? = nil,
+        unfiled: (@Sendable () -> Binding)? = nil
     ) {
+        self.unfiled = unfiled
         self.forwarding = forwarding
         self.description = description
         self.location = location

@@ -11,8 +11,8 @@ import Synchronization
 ///    entry's own lock (``RegistryEntry``), not the index. Unregistering it (``remove(_:)``, a
 ///    declared service's `reset()`) clears the entry's `isFiled` flag, which a lookup reads on a
 ///    hit: the key is then missing, and the indexes that hold the entry stay complete. The entry
-///    keeps its last binding (a resolve that read the flag just before may still make it) and is
-///    filed again, with its new binding, if the key is registered again.
+///    holds a stand-in binding of the same types (a resolve that read the flag just before calls
+///    it) and is filed again, with its new binding, if the key is registered again.
 /// 2. *An index is immutable and lives as long as the registry.* An ``Index`` is a table of the
 ///    entries built under the lock and never changed; a newer one replaces it for lookups, and the
 ///    older one is kept in `Master.indexes` until the registry's `deinit`. A lookup therefore
@@ -212,12 +212,18 @@ final class Registry: Sendable {
 
     /// Unregisters `keys` (those registered), each with its kept instance (invariant 1); returns
     /// what they let go, for the caller to release with no lock held.
+    ///
+    /// The entry's binding gives way to the one it makes for the purpose (``Binding/unfiled``), of
+    /// the same types: a resolve that read the entry just before calls that one, which resolves
+    /// the key again; a resolve waiting for an instance of the old one does not keep what it
+    /// makes (its binding is no longer the entry's); and the entry lets go of the old one.
     func remove(_ keys: some Sequence<ServiceKey>) -> [Any?] {
         master.withLock { master in
             keys.compactMap { key -> Any?? in
                 guard let entry = master.entries[key], entry.isFiled else { return nil }
                 entry.file(false)
-                return entry.reset()
+                guard let unfiled = entry.read().binding.unfiled else { return entry.reset() }
+                return entry.replace(with: unfiled())
             }
         }
     }

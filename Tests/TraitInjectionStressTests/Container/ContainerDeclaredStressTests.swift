@@ -99,4 +99,41 @@ struct ContainerDeclaredStressTests {
         #expect(try child.countedStore() === inherited)
         #expect(child.localRegistrations.isEmpty)
     }
+
+    @Test("A resolve waiting for an override's instance when it is reset keeps nothing once all have returned")
+    func resetWhileWaited() async throws {
+        /// What a thread's resolve made, held weakly once the thread has let go of it.
+        final class Made: @unchecked Sendable {
+            weak var store: CountedStore?
+        }
+        for inChild in [false, true] {
+            let root = Container()
+            let container = inChild ? Container(parent: root) : root
+            let (entered, release, waiterStarts) = (Gate(), Gate(), Gate())
+            let calls = Atomic<Int>(0)
+            container.countedStore.register { _ in
+                if calls.add(1, ordering: .relaxed).newValue == 1 {
+                    entered.open()
+                    _ = waitUntil { release.opened }
+                }
+                return CountedStore()
+            }
+            let (byCreator, byWaiter) = (Made(), Made())
+            let creator = OwnThread { byCreator.store = try? container.countedStore() }
+            await entered.wait()
+            let waiter = OwnThread {
+                waiterStarts.open()
+                byWaiter.store = try? container.countedStore()
+            }
+            await waiterStarts.wait()
+            for _ in 0..<100 { await Task.yield() }  // Most often, the waiter waits by now.
+            container.countedStore.reset()
+            release.open()
+            await creator.join()
+            await waiter.join()
+            // Neither the entry (unregistered, standing in for the override) nor anything else
+            // keeps what the two made.
+            #expect(byCreator.store == nil && byWaiter.store == nil, "in a child: \(inChild)")
+        }
+    }
 }

@@ -288,6 +288,29 @@ struct ContainerDeclaredTests {
         #expect(try child.declaredStore() === parent.declaredStore())
     }
 
+    @Test("A reset lets go of the override's closure and what it captured, in the root and in a child")
+    func resetLetsGoOfTheClosure() throws {
+        final class Mock: Sendable {}
+        for inChild in [false, true] {
+            let root = Container()
+            let container = inChild ? Container(parent: root) : root
+            weak var captured: Mock?
+            do {
+                let mock = Mock()
+                captured = mock
+                container.declaredGraphService.register { _ in
+                    _ = mock
+                    return Service()
+                }
+                .implements(AnyObject.self) { $0 }
+            }
+            _ = try container.declaredGraphService()
+            #expect(captured != nil)
+            container.declaredGraphService.reset()
+            #expect(captured == nil, "in a child: \(inChild)")
+        }
+    }
+
     @Test("A test's container makes its own instance though the container above it has the default")
     func testContainersIgnoreDefaultsAbove() throws {
         let shared = Container()
