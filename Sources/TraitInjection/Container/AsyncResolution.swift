@@ -71,8 +71,9 @@ public struct AsyncResolution: Sendable {
     /// ```
     public subscript<each Argument, Service>(
         dynamicMember declaration: KeyPath<Container, RegisteredWith<repeat each Argument, Service>>
-    ) -> RegisteredWith<repeat each Argument, Service> {
-        RegisteredWith(reading: declaration, with: .async(self))
+    ) -> DeclaredDependency<repeat each Argument, Service> {
+        guard let lookup else { return DeclaredDependency(declaration, resolver: .expired) }
+        return DeclaredDependency(declaration, resolver: .async(resolve, frame, lookup))
     }
 
     /// Resolves the registration of `Service` under `key` (a declared service's), as

@@ -15,14 +15,16 @@ extension Container {
     /// they are — and named by `property`, the property calling it.
     @inlinable
     public func callAsFunction<Service, each Argument>(
-        file: String = #fileID,
+        file: StaticString = #fileID,
         line: UInt = #line,
         column: UInt = #column,
-        property: String = #function,
+        property: StaticString = #function,
         _ factory: @escaping @Sendable (Resolution, repeat each Argument) throws -> Service
     ) -> RegisteredWith<repeat each Argument, Service> {
         RegisteredWith(
-            Declaration(sync: factory, file: file, line: line, column: column, property: property), in: self)
+            Declaration(
+                sync: factory, site: DeclarationSite(file: file, line: line, column: column, property: property)),
+            in: self)
     }
 
     /// Declares a service with an async default `factory`, which only an async resolve can run:
@@ -35,15 +37,16 @@ extension Container {
     /// ```
     @inlinable
     public func callAsFunction<Service, each Argument>(
-        file: String = #fileID,
+        file: StaticString = #fileID,
         line: UInt = #line,
         column: UInt = #column,
-        property: String = #function,
+        property: StaticString = #function,
         _ factory: @escaping @Sendable (AsyncResolution, repeat each Argument) async throws -> Service
     ) -> RegisteredWith<repeat each Argument, Service> {
         RegisteredWith(
-            Declaration(sync: nil, async: factory, file: file, line: line, column: column, property: property), in: self
-        )
+            Declaration(
+                async: factory, site: DeclarationSite(file: file, line: line, column: column, property: property)),
+            in: self)
     }
 
     /// Declares a service without a default, which another module provides: a feature module
@@ -64,13 +67,15 @@ extension Container {
     /// apply to the registration that provides it.
     @inlinable
     public func promised<Service, each Argument>(
-        file: String = #fileID,
+        file: StaticString = #fileID,
         line: UInt = #line,
         column: UInt = #column,
-        property: String = #function
+        property: StaticString = #function
     ) -> RegisteredWith<repeat each Argument, Service> {
         RegisteredWith(
-            Declaration(sync: nil, async: nil, file: file, line: line, column: column, property: property), in: self)
+            Declaration(
+                sync: nil, site: DeclarationSite(file: file, line: line, column: column, property: property)),
+            in: self)
     }
 
     /// Where a resolver reads a declared service's property (``Resolution/subscript(dynamicMember:)``):

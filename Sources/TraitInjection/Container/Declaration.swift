@@ -3,68 +3,77 @@
 ///
 /// Made again on every use of the property, so it is plain values: a factory closure that
 /// captures nothing is not allocated, and a refinement sets a field. Only the first use in a
-/// container files it (``register(in:factory:onlyIfAbsent:)``), which makes its boxes.
+/// container files it (``register(in:factory:at:onlyIfAbsent:)``), which makes its boxes.
+///
+/// Invariant: six words at most, so that a ``RegisteredWith`` (this and its container) is seven.
+/// A value of more is copied and destroyed through its generic value witnesses wherever it is
+/// not taken apart by the optimiser: about 150 instructions a use, measured, against the few
+/// releases of these fields (`DeclaredServiceLayoutTests` checks the size).
 @usableFromInline
 struct Declaration<each Argument, Service>: Sendable {
-    /// The default factory: synchronous, or else async. (Two fields, not an enum: an enum cannot
-    /// take the argument types' pack.)
-    @usableFromInline let sync: (@Sendable (Resolution, repeat each Argument) throws -> Service)?
-    @usableFromInline let async: (@Sendable (AsyncResolution, repeat each Argument) async throws -> Service)?
-    /// The rank of the context whose factory is the default (``RegisteredWith/onTest(_:)``): `0`
-    /// for none.
-    @usableFromInline let contextRank: UInt8
-    /// `#fileID`, `#line`, `#column` and `#function` where the property calls its container: the
-    /// key, and what errors show.
-    @usableFromInline let file: String
-    @usableFromInline let line: UInt
-    @usableFromInline let column: UInt
-    @usableFromInline let property: String
-    @usableFromInline var scope: Scope<Service> = .graph
-    @usableFromInline var completions: [Binding.Completion] = []
+    @usableFromInline typealias SyncFactory = @Sendable (Resolution, repeat each Argument) throws -> Service
+    @usableFromInline typealias AsyncFactory = @Sendable (AsyncResolution, repeat each Argument) async throws -> Service
+
+    /// The default factory: the synchronous one, or the async one with the same bits
+    /// (``DeclarationSite/isAsync``: both are a function and its context); `nil` for a promised
+    /// service.
+    @usableFromInline let factory: SyncFactory?
+    /// Where it is declared, and which context chose the default.
+    @usableFromInline let site: DeclarationSite
+    /// The scope and `initCompleted` closures.
+    @usableFromInline var refinements: DeclarationRefinements
 
     @inlinable
-    init(
-        sync: (@Sendable (Resolution, repeat each Argument) throws -> Service)?,
-        async: (@Sendable (AsyncResolution, repeat each Argument) async throws -> Service)? = nil,
-        file: String,
-        line: UInt,
-        column: UInt,
-        property: String,
-        contextRank: UInt8 = 0
-    ) {
-        self.sync = sync
-        self.async = async
-        self.contextRank = contextRank
-        self.file = file
-        self.line = line
-        self.column = column
-        self.property = property
+    init(sync factory: SyncFactory?, site: DeclarationSite) {
+        self.factory = factory
+        self.site = site
+        refinements = .graph
+    }
+
+    @inlinable
+    init(async factory: @escaping AsyncFactory, site: DeclarationSite) {
+        // Both are a function and its context, two words: the bits go back in ``async``.
+        self.factory =
+            unsafeBitCast(AsyncFactoryValue(factory), to: SyncFactoryValue<repeat each Argument, Service>.self).run
+        self.site = site.async
+        refinements = .graph
+    }
+
+    /// The synchronous default factory, if it is one.
+    var sync: SyncFactory? {
+        site.isAsync ? nil : factory
+    }
+
+    /// The async default factory, if it is one.
+    var async: AsyncFactory? {
+        guard site.isAsync, let factory else { return nil }
+        return unsafeBitCast(SyncFactoryValue(factory), to: AsyncFactoryValue<repeat each Argument, Service>.self).run
     }
 
     /// Makes `factory` the default, chosen by the context of `rank`.
     @inlinable
-    mutating func choose(
-        _ factory: @escaping @Sendable (Resolution, repeat each Argument) throws -> Service, rank: UInt8
-    ) {
-        var chosen = Declaration(
-            sync: factory, file: file, line: line, column: column, property: property, contextRank: rank)
-        chosen.scope = scope
-        chosen.completions = completions
-        self = chosen
+    mutating func choose(_ factory: @escaping SyncFactory, rank: UInt8) {
+        let refinements = refinements
+        self = Declaration(sync: factory, site: site.chosen(by: rank))
+        self.refinements = refinements
     }
 
     /// What the service is filed under in every container.
     @inlinable
     var key: ServiceKey {
-        ServiceKey(
-            declared: Service.self, arguments: (repeat each Argument).self, file: file, line: line, column: column)
+        ServiceKey(declared: Service.self, arguments: (repeat each Argument).self, file: site.file, site: site.key)
     }
 
     /// The service as errors, the trace and the dependency graph show it: `Container.database
     /// (Database)`.
     var description: ServiceDescription {
         ServiceDescription(
-            Service.self, name: nil, arguments: (repeat each Argument).self, declaredAs: "Container.\(property)")
+            Service.self, name: nil, arguments: (repeat each Argument).self, declaredAs: "Container.\(site.property)")
+    }
+
+    /// `Services.swift:12`.
+    var location: String {
+        Container.location(site.file, site.line)
     }
 
     /// Files the service in `container` with `factory` (registered at `location`), or else its
@@ -86,10 +95,10 @@ struct Declaration<each Argument, Service>: Sendable {
             box = .async(AsyncFactoryBox(async!))
         }
         var draft = Registration<Service>.Draft()
-        draft.scope = scope.kind
-        draft.completions = completions
+        draft.scope = refinements.scope
+        draft.completions = refinements.completions
         return Registration(
-            in: container, key: key, description: description, location: location ?? Container.location(file, line),
+            in: container, key: key, description: description, location: location ?? self.location,
             forwarding: Forwarding<Service, repeat each Argument>(name: nil), factory: box, draft: draft,
             onlyIfAbsent: onlyIfAbsent, declared: (key, isDefault: factory == nil), unfiled: unfiled)
     }
@@ -106,7 +115,7 @@ struct Declaration<each Argument, Service>: Sendable {
             return try declaration.resolveFirst(from: r, filingIn: lookup, arguments: repeat each arguments)
         }
         return Binding(
-            Service.self, description: description, location: Container.location(file, line), assembly: nil,
+            Service.self, description: description, location: location, assembly: nil,
             scope: .transient, factory: .sync(FactoryBox(again)), completions: [], reinitializeStrategy: .reCreate,
             autoInjects: false)
     }
@@ -119,8 +128,7 @@ struct Declaration<each Argument, Service>: Sendable {
 
     /// Whether it has no default: another module provides it (``Container/promised(file:line:column:property:)``).
     var isPromised: Bool {
-        if let _ = sync { return false }
-        if let _ = async { return false }
+        if let _ = factory { return false }
         return true
     }
 
@@ -137,6 +145,25 @@ struct Declaration<each Argument, Service>: Sendable {
             guard registerDefault(in: container) else { throw unkeptPromise(from: origin) }
             if let found = try origin.find(Service.self, key: key, arguments: repeat each arguments) { return found }
         }
+    }
+
+    /// Resolves the service from async code: from `lookup`, or as part of `resolution`'s
+    /// resolve (an async factory's `r.catalog`), filing its default where its first use would.
+    func resolveAsync(
+        from lookup: Container,
+        in resolution: AsyncResolution? = nil,
+        arguments: repeat each Argument
+    ) async throws(ResolutionError) -> Service {
+        let key = key
+        if isPromised, lookup.entry(for: key) == nil { throw unkeptPromise(from: Container?.none) }
+        let declared = self
+        @Sendable func fileDefault(in container: Container) -> Bool { declared.registerDefault(in: container) }
+        if let resolution {
+            return try await resolution.resolve(
+                Service.self, key: key, arguments: repeat each arguments, fileDefault: fileDefault)
+        }
+        return try await lookup.resolveAsyncInFull(
+            Service.self, name: nil, arguments: repeat each arguments, key: key, fileDefault: fileDefault)
     }
 
     /// Files the default unless `container`, or a parent, has a registration of the service:
@@ -168,10 +195,33 @@ struct Declaration<each Argument, Service>: Sendable {
             path = error.path
         }
         var error = ResolutionError(kind: .notRegistered, service: description.description, path: path)
-        error.promised = ("\(property.prefix { $0 != "(" })", Container.location(file, line))
+        error.promised = ("\(site.property.description.prefix { $0 != "(" })", location)
         return error
     }
 }
 
 /// What ``Declaration/unkeptPromise(from:)`` resolves to find its path: registered nowhere.
 private enum Promise {}
+
+/// A declaration's synchronous factory: a variadic function type is cast (``Declaration``'s
+/// `init(async:site:)`) only inside a struct, where its representation is fixed.
+@usableFromInline
+struct SyncFactoryValue<each Argument, Service> {
+    @usableFromInline let run: @Sendable (Resolution, repeat each Argument) throws -> Service
+
+    @inlinable
+    init(_ run: @escaping @Sendable (Resolution, repeat each Argument) throws -> Service) {
+        self.run = run
+    }
+}
+
+/// A declaration's async factory, cast to and from a ``SyncFactoryValue``.
+@usableFromInline
+struct AsyncFactoryValue<each Argument, Service> {
+    @usableFromInline let run: @Sendable (AsyncResolution, repeat each Argument) async throws -> Service
+
+    @inlinable
+    init(_ run: @escaping @Sendable (AsyncResolution, repeat each Argument) async throws -> Service) {
+        self.run = run
+    }
+}

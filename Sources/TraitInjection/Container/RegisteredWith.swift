@@ -47,36 +47,13 @@
 /// whatever parameters: give each service its own property.
 public struct RegisteredWith<each Argument, Service> {
     @usableFromInline var declaration: Declaration<repeat each Argument, Service>
-    /// Where it is resolved, registered and reset.
+    /// Where it is resolved, registered and reset: the container the property was read on.
     @usableFromInline let container: Container
-    /// The resolver it is resolved with, when a factory reads it from its own.
-    @usableFromInline var resolver = DeclaredResolver.none
-    /// The property a resolver read it through.
-    @usableFromInline var property: KeyPath<Container, Self>?
 
     @inlinable
     init(_ declaration: Declaration<repeat each Argument, Service>, in container: Container) {
         self.declaration = declaration
         self.container = container
-    }
-
-    /// The declaration `property` reads, resolved with `resolver`: a factory's `r.database`.
-    /// Read on a container of the library's own, which costs no lookup: the property only says
-    /// what the service is. Where the container matters — the default's factory is a closure of
-    /// the property, whose `self` is the container it was read on — the property is read again on
-    /// the resolver's (``declaration(for:)``, ``target``).
-    @inlinable
-    init(reading property: KeyPath<Container, Self>, with resolver: DeclaredResolver) {
-        self = Container.declaring[keyPath: property]
-        self.resolver = resolver
-        self.property = property
-    }
-
-    /// The declaration as read on `container`, where it registers its default.
-    @usableFromInline
-    func declaration(for container: Container) -> Declaration<repeat each Argument, Service> {
-        guard let property else { return declaration }
-        return container[keyPath: property].declaration
     }
 
     // MARK: Resolving
@@ -89,50 +66,17 @@ public struct RegisteredWith<each Argument, Service> {
     ///   ``ResolutionError/Kind-swift.enum/notRegistered``.
     @inlinable
     public func callAsFunction(_ arguments: repeat each Argument) throws(ResolutionError) -> Service {
-        let key = declaration.key
-        switch resolver {
-        case .none:
-            if let found = try container.find(Service.self, key: key, arguments: repeat each arguments) {
-                return found
-            }
-            return try declaration.resolveFirst(from: container, filingIn: container, arguments: repeat each arguments)
-        case .sync(let resolution):
-            if let found = try resolution.find(Service.self, key: key, arguments: repeat each arguments) {
-                return found
-            }
-            // The property read on the resolver's container may be another declaration (a
-            // getter that branches on its container): resolve the one registered, by its key.
-            let lookup = try lookup()
-            return try declaration(for: lookup).resolveFirst(
-                from: resolution, filingIn: lookup, arguments: repeat each arguments)
-        case .async:
-            // In an async factory: a synchronous resolve from its container, which is nested in
-            // its resolve.
-            let container = try lookup()
-            if let found = try container.find(Service.self, key: key, arguments: repeat each arguments) {
-                return found
-            }
-            return try declaration(for: container).resolveFirst(
-                from: container, filingIn: container, arguments: repeat each arguments)
+        if let found = try container.find(Service.self, key: declaration.key, arguments: repeat each arguments) {
+            return found
         }
+        return try declaration.resolveFirst(from: container, filingIn: container, arguments: repeat each arguments)
     }
 
     /// Resolves the service with runtime `arguments` from async code, as
     /// ``Container/resolveAsync(_:name:arguments:)`` does a registered one: any factory, async,
     /// synchronous or main-actor.
     public func resolveAsync(_ arguments: repeat each Argument) async throws(ResolutionError) -> Service {
-        let lookup = try lookup()
-        let declared = declaration(for: lookup)
-        let key = declared.key
-        if declared.isPromised, lookup.entry(for: key) == nil { throw declared.unkeptPromise(from: Container?.none) }
-        @Sendable func fileDefault(in container: Container) -> Bool { declared.registerDefault(in: container) }
-        if case .async(let resolution) = resolver {
-            return try await resolution.resolve(
-                Service.self, key: key, arguments: repeat each arguments, fileDefault: fileDefault)
-        }
-        // A synchronous factory's resolver is valid on its thread only, not across `await`.
-        return try await lookup.resolveAsyncInFull(
-            Service.self, name: nil, arguments: repeat each arguments, key: key, fileDefault: fileDefault)
+        try await declaration.resolveAsync(from: container, arguments: repeat each arguments)
     }
 
     /// The instance the service's scope keeps for this container now, if it keeps one: nothing
@@ -144,22 +88,8 @@ public struct RegisteredWith<each Argument, Service> {
     /// }
     /// ```
     public func resolvedOrNil() -> Service? {
-        guard let lookup = try? lookup(), let (entry, _) = lookup.lookUp(declaration(for: lookup).key) else {
-            return nil
-        }
+        guard let (entry, _) = container.lookUp(declaration.key) else { return nil }
         return entry.keptInstance as? Service
-    }
-
-    @usableFromInline
-    func lookup() throws(ResolutionError) -> Container {
-        let lookup: Container? =
-            switch resolver {
-            case .none: container
-            case .sync(let resolution): resolution.lookup
-            case .async(let resolution): resolution.resolve.isRunning ? resolution.lookup : nil
-            }
-        guard let lookup else { throw .expired(Service.self, name: nil, arguments: (repeat each Argument).self) }
-        return lookup
     }
 
     // MARK: Refining the default
@@ -167,31 +97,31 @@ public struct RegisteredWith<each Argument, Service> {
     /// Sets how long the default's instances are reused, as ``Registration/inScope(_:)`` does;
     /// ``Scope/graph`` unless it says otherwise.
     @inlinable
-    public func inScope(_ scope: Scope<Service>) -> Self {
-        var declared = self
-        declared.declaration.scope = scope
-        return declared
+    public consuming func inScope(_ scope: Scope<Service>) -> Self {
+        declaration.refinements = declaration.refinements.scoped(scope.kind)
+        return self
     }
 
     /// Adds a closure that completes each new instance once its object graph exists, as
     /// ``Registration/initCompleted(_:)-((Resolution,Service)->Void)`` does.
     @inlinable
-    public func initCompleted(_ completion: @escaping @Sendable (Resolution, Service) throws -> Void) -> Self {
-        var declared = self
-        declared.declaration.completions.append(.sync { r, instance in try completion(r, instance as! Service) })
-        return declared
+    public consuming func initCompleted(_ completion: @escaping @Sendable (Resolution, Service) throws -> Void) -> Self
+    {
+        declaration.refinements = declaration.refinements.adding(
+            .sync { r, instance in try completion(r, instance as! Service) })
+        return self
     }
 
     /// Adds a closure that completes each new instance asynchronously, as
     /// ``Registration/initCompleted(_:)-((AsyncResolution,Service)->Void)`` does: only an async
     /// resolve (``resolveAsync(_:)``) can make the service then.
     @inlinable
-    public func initCompleted(_ completion: @escaping @Sendable (AsyncResolution, Service) async throws -> Void)
-        -> Self
-    {
-        var declared = self
-        declared.declaration.completions.append(.async { r, instance in try await completion(r, instance as! Service) })
-        return declared
+    public consuming func initCompleted(
+        _ completion: @escaping @Sendable (AsyncResolution, Service) async throws -> Void
+    ) -> Self {
+        declaration.refinements = declaration.refinements.adding(
+            .async { r, instance in try await completion(r, instance as! Service) })
+        return self
     }
 
     // MARK: Contexts
@@ -207,28 +137,32 @@ public struct RegisteredWith<each Argument, Service> {
     /// When several contexts apply, an argument's factory wins, then a preview's, a test's, a
     /// debug build's.
     @inlinable
-    public func onTest(_ factory: @escaping @Sendable (Resolution, repeat each Argument) throws -> Service) -> Self {
+    public consuming func onTest(
+        _ factory: @escaping @Sendable (Resolution, repeat each Argument) throws -> Service
+    ) -> Self {
         when(RunContext.isTest, rank: 2, factory)
     }
 
     /// Uses `factory` for the default in a SwiftUI preview (``RunContext/isPreview``).
     @inlinable
-    public func onPreview(_ factory: @escaping @Sendable (Resolution, repeat each Argument) throws -> Service)
-        -> Self
-    {
+    public consuming func onPreview(
+        _ factory: @escaping @Sendable (Resolution, repeat each Argument) throws -> Service
+    ) -> Self {
         when(RunContext.isPreview, rank: 3, factory)
     }
 
     /// Uses `factory` for the default in a debug build of the code that declares the service.
     @inlinable
-    public func onDebug(_ factory: @escaping @Sendable (Resolution, repeat each Argument) throws -> Service) -> Self {
+    public consuming func onDebug(
+        _ factory: @escaping @Sendable (Resolution, repeat each Argument) throws -> Service
+    ) -> Self {
         when(_isDebugAssertConfiguration(), rank: 1, factory)
     }
 
     /// Uses `factory` for the default when the app was launched with `argument`
     /// (``RunContext/arguments``): `onArgument("mock-network") { _ in MockNetwork() }`.
     @inlinable
-    public func onArgument(
+    public consuming func onArgument(
         _ argument: String,
         _ factory: @escaping @Sendable (Resolution, repeat each Argument) throws -> Service
     ) -> Self {
@@ -238,15 +172,15 @@ public struct RegisteredWith<each Argument, Service> {
     /// This declaration with `factory` as its default if `applies`, and no context of a higher
     /// `rank` chose one.
     @inlinable
-    func when(
+    consuming func when(
         _ applies: Bool,
         rank: UInt8,
         _ factory: @escaping @Sendable (Resolution, repeat each Argument) throws -> Service
     ) -> Self {
-        guard applies, rank > declaration.contextRank else { return self }
-        var declared = self
-        declared.declaration.choose(factory, rank: rank)
-        return declared
+        if applies, rank > declaration.site.contextRank {
+            declaration.choose(factory, rank: rank)
+        }
+        return self
     }
 
     // MARK: Overriding
@@ -268,9 +202,8 @@ public struct RegisteredWith<each Argument, Service> {
         line: UInt = #line,
         factory: @escaping @Sendable (Resolution, repeat each Argument) throws -> Service
     ) -> Registration<Service> {
-        let target = target
-        return declaration(for: target).register(
-            in: target, factory: .sync(FactoryBox(factory)), at: Container.location(file, line), onlyIfAbsent: false)
+        declaration.register(
+            in: container, factory: .sync(FactoryBox(factory)), at: Container.location(file, line), onlyIfAbsent: false)
     }
 
     /// Registers an async `factory` in place of the service's default in this container, until
@@ -282,9 +215,8 @@ public struct RegisteredWith<each Argument, Service> {
         line: UInt = #line,
         factory: @escaping @Sendable (AsyncResolution, repeat each Argument) async throws -> Service
     ) -> Registration<Service> {
-        let target = target
-        return declaration(for: target).register(
-            in: target, factory: .async(AsyncFactoryBox(factory)), at: Container.location(file, line),
+        declaration.register(
+            in: container, factory: .async(AsyncFactoryBox(factory)), at: Container.location(file, line),
             onlyIfAbsent: false)
     }
 
@@ -295,25 +227,8 @@ public struct RegisteredWith<each Argument, Service> {
     /// registration again, as if it had never had its own. ``Container/resetDeclaredServices()`` resets every declared service of
     /// a container.
     public func reset() {
-        let target = target
-        declaration(for: target).reset(in: target)
+        declaration.reset(in: container)
     }
-
-    /// The container registering and resetting here: the one the property was read on, or the
-    /// resolver's when a factory read it (an expired resolver's is a container of its own, which
-    /// nothing resolves from).
-    var target: Container {
-        if case .none = resolver { return container }
-        return (try? lookup()) ?? Container()
-    }
-}
-
-/// The resolver a ``RegisteredWith`` is resolved with, if a factory read it from its own.
-@usableFromInline
-enum DeclaredResolver {
-    case none
-    case sync(Resolution)
-    case async(AsyncResolution)
 }
 
 /// A service declared with no runtime arguments: ``RegisteredWith``, resolved as
@@ -322,14 +237,13 @@ public typealias Registered<Service> = RegisteredWith<Service>
 
 /// A declared service seen without its types (``Container/verify(including:)``).
 protocol DeclaredService {
-    /// Files the service's default in `container` unless it has a registration of it: the error of
-    /// a promised service nobody registered, if it is one.
-    func fileDefault(in container: Container) -> ResolutionError?
+    /// Files the service's default in its container unless it has a registration of it: the
+    /// error of a promised service nobody registered, if it is one.
+    func fileDefault() -> ResolutionError?
 }
 
 extension RegisteredWith: DeclaredService {
-    func fileDefault(in container: Container) -> ResolutionError? {
-        let declared = declaration(for: container)
-        return declared.registerDefault(in: container) ? nil : declared.unkeptPromise(from: Container?.none)
+    func fileDefault() -> ResolutionError? {
+        declaration.registerDefault(in: container) ? nil : declaration.unkeptPromise(from: Container?.none)
     }
 }

@@ -69,8 +69,8 @@ extension Resolution {
     @inlinable
     public subscript<each Argument, Service>(
         dynamicMember declaration: KeyPath<Container, RegisteredWith<repeat each Argument, Service>>
-    ) -> RegisteredWith<repeat each Argument, Service> {
-        RegisteredWith(reading: declaration, with: .sync(self))
+    ) -> DeclaredDependency<repeat each Argument, Service> {
+        DeclaredDependency(declaration, resolver: .sync(self))
     }
 
     /// The container this resolver's resolves look up from, while it is valid.

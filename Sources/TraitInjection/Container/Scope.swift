@@ -11,7 +11,7 @@
 /// service `Sendable` (an actor, an immutable class, or a class that guards its state with a
 /// lock), or keep it in ``graph`` or ``transient``.
 public struct Scope<Service>: Sendable, Hashable, CustomStringConvertible {
-    let kind: ScopeKind
+    @usableFromInline let kind: ScopeKind
 
     init(_ kind: ScopeKind) {
         self.kind = kind
@@ -139,6 +139,7 @@ public final class SharedScope: Sendable, Hashable, CustomStringConvertible {
 /// A scope as the engine asks it, without its service type: whether and how it keeps an
 /// instance, whether a reset reaches what it keeps, and how long that lives. A new keeping rule
 /// (an expiring scope, say) is a case here and its answers.
+@usableFromInline
 enum ScopeKind: Hashable, Sendable, CustomStringConvertible {
     case transient, graph
     case shared(SharedScope)
@@ -184,6 +185,7 @@ enum ScopeKind: Hashable, Sendable, CustomStringConvertible {
         return scope.map { $0 == own } ?? true
     }
 
+    @usableFromInline
     var description: String {
         switch self {
         case .transient: "transient"

@@ -41,6 +41,7 @@ final class Registry: Sendable {
             let service: ObjectIdentifier?
             let arguments: ObjectIdentifier
             let hash: Int
+            /// Whether its key has a name or a declaration's site: then the whole key is compared.
             let isNamed: Bool
         }
 
@@ -65,7 +66,8 @@ final class Registry: Sendable {
                 var slot = hash & (capacity - 1)
                 while slots[slot].service != nil { slot = (slot + 1) & (capacity - 1) }
                 slots[slot] = Slot(
-                    service: key.service, arguments: key.arguments, hash: hash, isNamed: key.name != nil)
+                    service: key.service, arguments: key.arguments, hash: hash,
+                    isNamed: key.name != nil || key.isDeclared)
                 keys[slot] = key
                 entries[slot] = Borrowed(entry)
             }
@@ -78,12 +80,16 @@ final class Registry: Sendable {
         func entry(for key: ServiceKey) -> Borrowed<RegistryEntry>? {
             let mask = slots.count - 1
             let hash = Self.hash(key)
+            let isNamed = key.name != nil || key.isDeclared
             var slot = hash & mask
             while let service = slots[slot].service {
                 if service == key.service, slots[slot].arguments == key.arguments, slots[slot].hash == hash,
-                    slots[slot].isNamed == (key.name != nil),
-                    key.name == nil
-                        || (keys[slot]?.site == key.site && keys[slot]?.name == key.name)
+                    slots[slot].isNamed == isNamed,
+                    !isNamed
+                        || keys[slot]?.site == key.site && keys[slot]?.file.bits == key.file.bits
+                            && keys[slot]?.name == key.name
+                        // The same file's name compiled at two addresses (rare): compared by text.
+                        || keys[slot] == key
                 {
                     return entries[slot]
                 }

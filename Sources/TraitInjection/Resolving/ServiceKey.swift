@@ -3,13 +3,14 @@
 @usableFromInline
 struct ServiceKey: Hashable, Sendable {
     @usableFromInline let service: ObjectIdentifier
-    /// The name; for a declared service, the file of its declaration (`#fileID`, a literal: it is
-    /// neither copied nor hashed on a resolve).
+    /// The name it was registered under, if any.
     @usableFromInline let name: String?
     @usableFromInline let arguments: ObjectIdentifier
-    /// `0`, or a declared service's line and column in `name`'s file: then the key is its
+    /// `0`, or a declared service's line and column in ``file``: then the key is its
     /// declaration's, never a registration's by name.
     @usableFromInline let site: UInt64
+    /// A declared service's file (`#fileID`): neither copied nor hashed on a resolve.
+    @usableFromInline let file: StaticName
 
     @inlinable
     init<Service, each Argument>(_: Service.Type, name: String?, arguments: (repeat each Argument).Type) {
@@ -17,6 +18,7 @@ struct ServiceKey: Hashable, Sendable {
         self.name = name
         self.arguments = Self.identify(arguments)
         site = 0
+        file = .none
     }
 
     /// `arguments` is an argument types' ``identify(_:)``.
@@ -25,21 +27,22 @@ struct ServiceKey: Hashable, Sendable {
         self.name = name
         self.arguments = arguments
         site = 0
+        file = .none
     }
 
-    /// The key of the service declared at `file`, `line` and `column`.
+    /// The key of the service declared at `site` (``DeclarationSite/key``) in `file`.
     @inlinable
     init<Service, each Argument>(
         declared _: Service.Type,
         arguments: (repeat each Argument).Type,
-        file: String,
-        line: UInt,
-        column: UInt
+        file: StaticName,
+        site: UInt64
     ) {
         service = ObjectIdentifier(Service.self)
-        name = file
+        name = nil
         self.arguments = Self.identify(arguments)
-        site = UInt64(truncatingIfNeeded: line) << 20 | UInt64(truncatingIfNeeded: column & 0xF_FFFF) | 1 << 63
+        self.site = site
+        self.file = file
     }
 
     /// Whether it is a declared service's key.
@@ -65,7 +68,7 @@ struct ServiceKey: Hashable, Sendable {
     @usableFromInline
     static func == (lhs: ServiceKey, rhs: ServiceKey) -> Bool {
         lhs.service == rhs.service && lhs.arguments == rhs.arguments && lhs.site == rhs.site
-            && lhs.name == rhs.name
+            && lhs.name == rhs.name && lhs.file == rhs.file
     }
 }
 

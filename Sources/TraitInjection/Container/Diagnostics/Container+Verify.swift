@@ -69,7 +69,7 @@ extension Container {
                     "\(property) is not a declared service's property (a RegisteredWith): verify(including:) and dependencyGraph(including:) take those only"
                 )
             }
-            return declared.fileDefault(in: self)
+            return declared.fileDefault()
         }
     }
 

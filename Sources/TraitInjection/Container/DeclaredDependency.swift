@@ -1,0 +1,105 @@
+/// A declared service (``RegisteredWith``) read through a factory's resolver: `r.database` in
+/// `self { r in ProfileStore(database: try r.database()) }`, resolved as part of the factory's
+/// resolve.
+///
+/// ```swift
+/// extension Container {
+///     var database: Registered<Database> { self { _ in Database(path: "app.sqlite") }.inScope(.container) }
+///     var profile: Registered<ProfileStore> { self { r in ProfileStore(database: try r.database()) } }
+///     var catalog: Registered<Catalog> { self { r in await Catalog.open(try await r.database.resolveAsync()) } }
+/// }
+/// ```
+///
+/// It resolves only: a factory that overrides or resets a service does it on its container,
+/// `Container.shared.database.register { … }`.
+public struct DeclaredDependency<each Argument, Service> {
+    /// The service's property, read on the container the resolve looks up from: its getter may
+    /// branch on the container.
+    @usableFromInline let property: KeyPath<Container, RegisteredWith<repeat each Argument, Service>>
+    @usableFromInline let resolver: DeclaredResolver
+
+    @inlinable
+    init(_ property: KeyPath<Container, RegisteredWith<repeat each Argument, Service>>, resolver: DeclaredResolver) {
+        self.property = property
+        self.resolver = resolver
+    }
+
+    /// Resolves the service with runtime `arguments`, as part of the factory's resolve: its
+    /// `.graph` instances shared, its cycles reported with their path.
+    ///
+    /// In an async factory, this is a synchronous resolve from the factory's container, as
+    /// `container.resolve` is; `try await r.catalog.resolveAsync()` is part of its resolve.
+    ///
+    /// - Throws: ``ResolutionError`` as ``RegisteredWith/callAsFunction(_:)`` does, or
+    ///   ``ResolutionError/Kind-swift.enum/resolverExpired`` for a resolver kept past its resolve.
+    @inlinable
+    @inline(__always)
+    public func callAsFunction(_ arguments: repeat each Argument) throws(ResolutionError) -> Service {
+        // Inlined into the factory, where `property` is the literal `\.database`: the optimiser
+        // then calls the property's getter in place of applying a key path (about 600
+        // instructions a resolve otherwise, measured), and keeps only the key.
+        if case .sync(let resolution) = resolver,
+            let found = try resolution.find(
+                Service.self, key: Container.declaring[keyPath: property].declaration.key,
+                arguments: repeat each arguments)
+        {
+            return found
+        }
+        return try resolveFirst(repeat each arguments)
+    }
+
+    /// ``callAsFunction(_:)`` where the service is not registered yet, or from an async factory.
+    @usableFromInline
+    func resolveFirst(_ arguments: repeat each Argument) throws(ResolutionError) -> Service {
+        let lookup = try lookup()
+        let declaration = lookup[keyPath: property].declaration
+        if case .sync(let resolution) = resolver {
+            // The property read on the resolver's container may be another declaration (a
+            // getter that branches on its container): resolve the one registered, by its key.
+            return try declaration.resolveFirst(from: resolution, filingIn: lookup, arguments: repeat each arguments)
+        }
+        if let found = try lookup.find(Service.self, key: declaration.key, arguments: repeat each arguments) {
+            return found
+        }
+        return try declaration.resolveFirst(from: lookup, filingIn: lookup, arguments: repeat each arguments)
+    }
+
+    /// Resolves the service with runtime `arguments` from an async factory, as part of its
+    /// resolve: any factory, async, synchronous or main-actor.
+    public func resolveAsync(_ arguments: repeat each Argument) async throws(ResolutionError) -> Service {
+        let lookup = try lookup()
+        let declaration = lookup[keyPath: property].declaration
+        guard case .async(let resolve, let frame, _) = resolver else {
+            // A synchronous factory's resolver is valid on its thread only, not across `await`.
+            return try await declaration.resolveAsync(from: lookup, arguments: repeat each arguments)
+        }
+        return try await declaration.resolveAsync(
+            from: lookup, in: AsyncResolution(resolve, frame, lookup), arguments: repeat each arguments)
+    }
+
+    /// The container the resolve looks up from, while the resolver is valid.
+    func lookup() throws(ResolutionError) -> Container {
+        let lookup: Container? =
+            switch resolver {
+            case .sync(let resolution): resolution.lookup
+            case .async(let resolve, _, let container): resolve.isRunning ? container : nil
+            case .expired: nil
+            }
+        guard let lookup else { throw .expired(Service.self, name: nil, arguments: (repeat each Argument).self) }
+        return lookup
+    }
+}
+
+/// The resolver a ``DeclaredDependency`` is resolved with.
+@usableFromInline
+enum DeclaredResolver {
+    /// A synchronous factory's: valid while its thread's resolve is there (``Resolution/lookup``).
+    case sync(Resolution)
+    /// An async factory's: its resolve and frame, and the container it looks up from — held
+    /// strongly, as a declared service read on a container holds that container. (An
+    /// ``AsyncResolution`` holds it weakly; a `weak` field would make every copy of this
+    /// value go through generic value witnesses.)
+    case async(Resolve, Frame?, Container)
+    /// An async factory's whose container was gone when it was read.
+    case expired
+}
