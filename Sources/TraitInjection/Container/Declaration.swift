@@ -100,24 +100,7 @@ struct Declaration<each Argument, Service>: Sendable {
         return Registration(
             in: container, key: key, description: description, location: location ?? self.location,
             forwarding: Forwarding<Service, repeat each Argument>(name: nil), factory: box, draft: draft,
-            onlyIfAbsent: onlyIfAbsent, declared: (key, isDefault: factory == nil), unfiled: unfiled)
-    }
-
-    /// The binding that stands in the service's entry once it is unregistered (``reset(in:)``):
-    /// its factory resolves the service again, from where its resolve looks it up.
-    @Sendable
-    func unfiled() -> Binding {
-        let declaration = self
-        @Sendable func again(_ r: Resolution, _ arguments: repeat each Argument) throws(ResolutionError) -> Service {
-            guard let lookup = r.lookup else {
-                throw .expired(Service.self, name: nil, arguments: (repeat each Argument).self)
-            }
-            return try declaration.resolveFirst(from: r, filingIn: lookup, arguments: repeat each arguments)
-        }
-        return Binding(
-            Service.self, description: description, location: location, assembly: nil,
-            scope: .transient, factory: .sync(FactoryBox(again)), completions: [], reinitializeStrategy: .reCreate,
-            autoInjects: false)
+            onlyIfAbsent: onlyIfAbsent, declared: (key, isDefault: factory == nil))
     }
 
     /// Undoes an override in `container`: unregisters the service there, so that a resolve from

@@ -38,15 +38,6 @@ struct Forwarding<Service, each Argument>: Forwarder {
                 .sync(ForwardingFactory.sync(Service.self, name, targetKey, convert, repeat (each Argument).self))
             }
         let location = "\(target.location) via \(target.description.service)"
-        // A declared service's can be unregistered with it (``Binding/unfiled``).
-        var unfiled: (@Sendable () -> Binding)?
-        if targetKey.isDeclared {
-            let forwarding = self
-            @Sendable func standIn() -> Binding {
-                forwarding.standIn(Forwarded.self, convert, location: location, forwarding: targetKey)
-            }
-            unfiled = standIn
-        }
         return Binding(
             Forwarded.self,
             description: ServiceDescription(Forwarded.self, name: name, arguments: (repeat each Argument).self),
@@ -57,30 +48,7 @@ struct Forwarding<Service, each Argument>: Forwarder {
             completions: [],
             reinitializeStrategy: target.reinitializeStrategy,
             autoInjects: false,
-            forwarding: targetKey,
-            unfiled: unfiled
-        )
-    }
-
-    /// What stands in for a registration forwarding to a declared service once the two are
-    /// unregistered: it reaches the service's registration, whatever it is then, and holds
-    /// nothing of the one it replaces.
-    private func standIn<Forwarded>(
-        _: Forwarded.Type,
-        _ convert: @escaping @Sendable (Service) -> Forwarded,
-        location: String,
-        forwarding targetKey: ServiceKey
-    ) -> Binding {
-        Binding(
-            Forwarded.self,
-            description: ServiceDescription(Forwarded.self, name: name, arguments: (repeat each Argument).self),
-            location: location,
-            assembly: nil,
-            scope: .transient,
-            factory: .sync(ForwardingFactory.sync(Service.self, name, targetKey, convert, repeat (each Argument).self)),
-            completions: [],
-            reinitializeStrategy: .reCreate,
-            autoInjects: false
+            forwarding: targetKey
         )
     }
 }

@@ -47,7 +47,6 @@ public final class Registration<Service>: Sendable {
     private let autoInjects: Bool
     private let forwarding: any Forwarder<Service>
     private let declared: (key: ServiceKey, isDefault: Bool)?
-    private let unfiled: (@Sendable () -> Binding)?
     private let draft: Locked<Draft>
 
     convenience init<each Argument>(
@@ -79,10 +78,8 @@ public final class Registration<Service>: Sendable {
         autoInjects: Bool = true,
         draft: Draft = Draft(),
         onlyIfAbsent: Bool = false,
-        declared: (key: ServiceKey, isDefault: Bool)? = nil,
-        unfiled: (@Sendable () -> Binding)? = nil
+        declared: (key: ServiceKey, isDefault: Bool)? = nil
     ) {
-        self.unfiled = unfiled
         self.container = container
         self.key = key
         self.description = description
@@ -115,8 +112,7 @@ public final class Registration<Service>: Sendable {
                 completions: draft.completions,
                 reinitializeStrategy: draft.reinitializeStrategy,
                 autoInjects: autoInjects,
-                declared: declared,
-                unfiled: unfiled
+                declared: declared
             )
             let (filed, released) = container.file(
                 binding, for: key, forwardedFrom: draft.forwards, replacing: draft.filed, onlyIfAbsent: onlyIfAbsent)

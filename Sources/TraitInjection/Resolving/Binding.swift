@@ -54,12 +54,8 @@ final class Binding: Sendable {
     let verifyAsync: @Sendable (AsyncResolution) async throws(ResolutionError) -> Void
     /// Whether it is a declared service's default, filed by its first use (not an override).
     let isDeclaredDefault: Bool
-    /// For a registration that can be unregistered (a declared service's, and what its
-    /// `implements` made): the binding that takes its place in its entry then, of the same types,
-    /// whose factory resolves the key again — for a resolve that read the entry just before, and
-    /// so that the entry lets go of this one and a waiter does not keep what it makes
-    /// (``Registry/remove(_:)``).
-    let unfiled: (@Sendable () -> Binding)?
+    /// Whether it stands in the entry of an unregistered key (``standIn()``).
+    let isStandIn: Bool
 
     init<Service>(
         _: Service.Type,
@@ -73,9 +69,9 @@ final class Binding: Sendable {
         autoInjects: Bool,
         forwarding: ServiceKey? = nil,
         declared: (key: ServiceKey, isDefault: Bool)? = nil,
-        unfiled: (@Sendable () -> Binding)? = nil
+        isStandIn: Bool = false
     ) {
-        self.unfiled = unfiled
+        self.isStandIn = isStandIn
         self.forwarding = forwarding
         self.description = description
         self.location = location
@@ -99,7 +95,7 @@ final class Binding: Sendable {
             if case .async = factory { true } else {
                 completions.contains { if case .async = $0 { true } else { false } }
             }
-        isPlain = !isShared && !needsAsyncResolve && !isMainActor
+        isPlain = !isShared && !needsAsyncResolve && !isMainActor && !isStandIn
         keep = { instance in scope.keep(instance, as: Service.self) }
         isDeclaredDefault = declared?.isDefault ?? false
         if let key = declared?.key {
@@ -110,6 +106,26 @@ final class Binding: Sendable {
             verify = { r throws(ResolutionError) in _ = try r.resolve(Service.self, name: name) }
             verifyAsync = { r throws(ResolutionError) in _ = try await r.resolve(Service.self, name: name) }
         }
+    }
+
+    /// What takes this binding's place in its entry when its key is unregistered
+    /// (``Registry/remove(_:)``), so that the entry lets go of this one and of what it kept. A
+    /// resolve that reads it — having found the entry just before — resolves as if it had found
+    /// no entry (``Found/unregistered``), and so does one that was waiting for an instance of
+    /// this one (``Claim/unfiled``): as if the key had been unregistered first. A declared
+    /// service's resolve then files its default, or finds the parent's registration, and looks
+    /// again. It runs nothing: its factory is never called.
+    ///
+    /// Invariant: a stand-in is published (sequentially consistent) after its entry's flag is
+    /// cleared (releasing), both under the registry's lock, and the flag is set again only after
+    /// a new binding replaced it; a lookup reads the flag acquiring. So a resolve that read a
+    /// stand-in finds the entry unfiled, or holding a new binding, when it looks again: the
+    /// look-again loops (``Declaration/resolveFirst(from:filingIn:arguments:)``) do not spin on one.
+    func standIn() -> Binding {
+        Binding(
+            Never.self, description: description, location: location, assembly: assembly, scope: .transient,
+            factory: .sync(StandInFactory()), completions: [], reinitializeStrategy: .reCreate, autoInjects: false,
+            isStandIn: true)
     }
 
     /// Whether a top-level resolve of it takes the short path (``ResolveStack/makeTop``): it keeps
@@ -214,3 +230,7 @@ enum Found {
         return open(instance)
     }
 }
+
+/// The factory of a binding that stands in an unregistered entry (``Binding/standIn()``): never
+/// called, as every resolve that reads that binding resolves as if it found no entry.
+private final class StandInFactory: Sendable {}

@@ -132,16 +132,16 @@ extension Container {
         return nil
     }
 
-    /// The registrations of this container itself.
+    /// The registrations of this container itself (not a stand-in that a reset just left: the
+    /// key is unregistered).
     var bindings: [Binding] {
-        registry.entries.map { $0.entry.read().binding }
+        registry.entries.map { $0.entry.read().binding }.filter { !$0.isStandIn }
     }
 
     /// Descriptions of the registrations of one service type, here and in the parent chain.
     func registrations(of service: ObjectIdentifier) -> [String] {
-        let local = registry.entries.filter { $0.key.service == service }.map {
-            $0.entry.read().binding.summary
-        }
+        let local = registry.entries.filter { $0.key.service == service }.map { $0.entry.read().binding }
+            .filter { !$0.isStandIn }.map(\.summary)
         return local.sorted() + (parent?.registrations(of: service) ?? [])
     }
 

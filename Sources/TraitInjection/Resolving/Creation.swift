@@ -59,6 +59,13 @@ enum Claim {
     case create(Creation)
     /// Make one and keep nothing: the registration was replaced since it was looked up.
     case createUnkept
+    /// Resolve as if nothing were registered: the key was unregistered since it was looked up
+    /// (``Binding/standIn()``).
+    case unfiled
+    /// Resolve this binding instead: the key was registered again since it was looked up, and
+    /// this one is in the slot now (so that the resolves waiting for the old one's instance
+    /// make one of the new one's, not one each of the old one's).
+    case replaced(Binding)
     /// Another resolve makes it: wait (``Waits``).
     case busy(Creation)
 }
@@ -68,6 +75,10 @@ enum Claim {
 enum Claimed {
     case instance(Any)
     case create(Creation?)
+    /// The key was unregistered meanwhile: ``Found/unregistered``.
+    case unregistered
+    /// The key was registered again meanwhile: resolve this binding instead.
+    case replaced(Binding)
 }
 
 extension KeptSlot {
@@ -77,7 +88,10 @@ extension KeptSlot {
         var loaded: AnyObject?
         defer { withExtendedLifetime(loaded) {} }
         return withKept { kept, current in
-            guard current === binding else { return .createUnkept }
+            guard current === binding else {
+                guard let current else { return .createUnkept }
+                return current.isStandIn ? .unfiled : .replaced(current)
+            }
             switch kept {
             case .strong(let box):
                 return .instance((box as! any KeptBox).value)

@@ -96,6 +96,7 @@ extension Container: Origin {
         // out of the box the entry's snapshot holds, which it borrows.
         if !isTraced, !Activity.now.observedResolves, let entry = registry.borrowedEntry(for: key) {
             guard let binding = entry.with({ $0.bindingUnlessKept(else: kept) }) else { return .made }
+            if binding.isStandIn { return .unregistered }
             return try ResolvingThread.with { thread throws(ResolutionError) in
                 try thread.stack.resolveRead(
                     key, entry, binding, values, from: self, on: thread, factory: factory, instance: instance,
@@ -224,6 +225,7 @@ extension ResolveStack {
         // The first look: one lookup and one read of the entry. A cached singleton ends here.
         if !container.isTraced, !isObserving, let (entry, parent) = container.entryAndParent(for: key) {
             guard let binding = entry.with({ $0.bindingUnlessKept(else: kept) }) else { return .made }
+            if binding.isStandIn { return .unregistered }
             return try ArgumentValues.withPointer(for: key, values) { values throws(ResolutionError) in
                 if binding.isPlain {
                     return try makeTop(binding, from: container, values, on: thread, factory, instance)

@@ -219,17 +219,15 @@ final class Registry: Sendable {
     /// Unregisters `keys` (those registered), each with its kept instance (invariant 1); returns
     /// what they let go, for the caller to release with no lock held.
     ///
-    /// The entry's binding gives way to the one it makes for the purpose (``Binding/unfiled``), of
-    /// the same types: a resolve that read the entry just before calls that one, which resolves
-    /// the key again; a resolve waiting for an instance of the old one does not keep what it
-    /// makes (its binding is no longer the entry's); and the entry lets go of the old one.
+    /// The entry's binding gives way to a stand-in (``Binding/standIn()``): the entry lets go of
+    /// the old one, and a resolve that read the entry just before, or waits for an instance of
+    /// the old one, resolves as if the key had been unregistered first.
     func remove(_ keys: some Sequence<ServiceKey>) -> [Any?] {
         master.withLock { master in
             keys.compactMap { key -> Any?? in
                 guard let entry = master.entries[key], entry.isFiled else { return nil }
                 entry.file(false)
-                guard let unfiled = entry.read().binding.unfiled else { return entry.reset() }
-                return entry.replace(with: unfiled())
+                return entry.replace(with: entry.read().binding.standIn())
             }
         }
     }

@@ -106,6 +106,7 @@ extension Resolve {
             return .unregistered
         }
         let (binding, box) = slot.read()
+        if binding.isStandIn { return .unregistered }
         if !isObserved, let box { return .instance((box as! any KeptBox).value) }
         let lookup = binding.isShared ? owner : lookup
         return try await observe(binding, at: frame, isCached: isCached(binding, slot, lookup, values)) {
@@ -138,6 +139,10 @@ extension Resolve {
             switch try await claim(binding, in: slot, at: frame) {
             case .instance(let instance): return .instance(instance)
             case .create(let claimed): creation = claimed
+            case .unregistered: return .unregistered
+            case .replaced(let current):
+                // As the synchronous engine does (``ResolveStack/make(_:keptIn:by:from:at:_:_:_:_:on:)``).
+                return try await makeAsync(current, keptIn: slot, by: owner, from: lookup, at: frame, values, factories)
             }
         }
         let newFrame = try enter(binding, at: frame, creating: creation, values)
@@ -222,6 +227,8 @@ extension Resolve {
                 }
                 return .create(claimed)
             case .createUnkept: return .create(nil)
+            case .unfiled: return .unregistered
+            case .replaced(let current): return .replaced(current)
             case .busy(let busy):
                 if let instance = try await Waits.shared.waitSuspending(for: busy, by: self, at: frame) {
                     return .instance(instance)

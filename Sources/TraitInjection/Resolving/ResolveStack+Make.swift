@@ -34,6 +34,7 @@ extension ResolveStack {
             guard let unkept = entry.with({ $0.bindingUnlessKept(else: kept) }) else { return .made }
             binding = unkept
         }
+        if binding.isStandIn { return .unregistered }
         return try resolve(
             binding, keptIn: entry.object, by: owner, from: lookup, at: t, f, values, factory, instance, on: thread)
     }
@@ -136,6 +137,12 @@ extension ResolveStack {
             switch try claim(binding, in: slot, at: t, f) {
             case .instance(let instance): return .instance(instance)
             case .create(let claimed): creation = claimed
+            case .unregistered: return .unregistered
+            case .replaced(let current):
+                // From the container that keeps it: a resolve of the old one's instance began
+                // there (this one's may not be shared: then its dependencies come from there too).
+                return try make(
+                    current, keptIn: slot, by: owner, from: lookup, at: t, f, values, factory, instance, on: thread)
             }
         }
         return try build(binding, creating: creation, from: lookup, at: t, f, values, factory, instance, on: thread)
@@ -166,6 +173,8 @@ extension ResolveStack {
             case .instance(let instance): return .instance(instance)
             case .create(let claimed): return .create(try accept(claimed, of: binding, at: t, f))
             case .createUnkept: return .create(nil)
+            case .unfiled: return .unregistered
+            case .replaced(let current): return .replaced(current)
             case .busy(let busy):
                 if let instance = try Waits.shared.wait(for: busy, by: heavy(t), at: frame(at: t, f)) {
                     return .instance(instance)

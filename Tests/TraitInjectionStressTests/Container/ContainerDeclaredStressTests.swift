@@ -11,7 +11,12 @@ final class CountedStore: Sendable {
 
 extension Container {
     var countedStore: Registered<CountedStore> { self { _ in CountedStore() }.inScope(.container) }
+    var asyncStore: Registered<AsyncStore> { self { _ async in AsyncStore() } }
 }
+
+/// A declared service with an async default, registered under a protocol too.
+final class AsyncStore: AsyncReading {}
+protocol AsyncReading: Sendable {}
 
 @Suite("Container: declared services under contention", .serialized)
 struct ContainerDeclaredStressTests {
@@ -103,7 +108,9 @@ struct ContainerDeclaredStressTests {
         #expect(child.localRegistrations.isEmpty)
     }
 
-    @Test("A resolve waiting for an override's instance when it is reset keeps nothing once all have returned")
+    @Test(
+        "Resolves waiting for an override's instance when it is reset resolve the default, as if the reset came first: the override's factory runs once, and nothing keeps what it made"
+    )
     func resetWhileWaited() async throws {
         /// What a thread's resolve made, held weakly once the thread has let go of it.
         final class Made: @unchecked Sendable {
@@ -112,7 +119,7 @@ struct ContainerDeclaredStressTests {
         for inChild in [false, true] {
             let root = Container()
             let container = inChild ? Container(parent: root) : root
-            let (entered, release, waiterStarts) = (Gate(), Gate(), Gate())
+            let (entered, release) = (Gate(), Gate())
             let calls = Atomic<Int>(0)
             container.countedStore.register { _ in
                 if calls.add(1, ordering: .relaxed).newValue == 1 {
@@ -121,22 +128,72 @@ struct ContainerDeclaredStressTests {
                 }
                 return CountedStore()
             }
-            let (byCreator, byWaiter) = (Made(), Made())
+            let byCreator = Made()
             let creator = OwnThread { byCreator.store = try? container.countedStore() }
             await entered.wait()
-            let waiter = OwnThread {
-                waiterStarts.open()
-                byWaiter.store = try? container.countedStore()
+            let byWaiters = (0..<4).map { _ in Made() }
+            let started = (0..<4).map { _ in Gate() }
+            let waiters = (0..<4).map { index in
+                OwnThread {
+                    started[index].open()
+                    byWaiters[index].store = try? container.countedStore()
+                }
             }
-            await waiterStarts.wait()
-            for _ in 0..<100 { await Task.yield() }  // Most often, the waiter waits by now.
+            for gate in started { await gate.wait() }
+            for _ in 0..<100 { await Task.yield() }  // Most often, the waiters wait by now.
             container.countedStore.reset()
             release.open()
             await creator.join()
-            await waiter.join()
-            // Neither the entry (unregistered, standing in for the override) nor anything else
-            // keeps what the two made.
-            #expect(byCreator.store == nil && byWaiter.store == nil, "in a child: \(inChild)")
+            for waiter in waiters { await waiter.join() }
+            // The override's instance: made once, by the resolve that started it, kept by nothing.
+            #expect(calls.load(ordering: .relaxed) == 1, "in a child: \(inChild)")
+            #expect(byCreator.store == nil, "in a child: \(inChild)")
+            // Each waiter got the default's instance, which its scope keeps in the root.
+            let kept = try container.countedStore()
+            #expect(byWaiters.allSatisfy { $0.store === kept }, "in a child: \(inChild)")
         }
+    }
+
+    @Test(
+        "Async resolves racing overrides and resets of an async declared service, and of what it implements, never need a synchronous resolve"
+    )
+    func asyncResolvesRacingResets() async throws {
+        struct Result: Sendable {
+            let declared: Bool
+            let kinds: [ResolutionError.Kind]
+        }
+        let container = Container()
+        let stop = Atomic<Bool>(false)
+        let storm = OwnThread {
+            while !stop.load(ordering: .relaxed) {
+                container.asyncStore.register { _ async in AsyncStore() }.implements((any AsyncReading).self) { $0 }
+                container.asyncStore.reset()
+            }
+        }
+        let results = await inTasks(4) { index in
+            var kinds: [ResolutionError.Kind] = []
+            for _ in 0..<2_000 {
+                do {
+                    if index.isMultiple(of: 2) {
+                        _ = try await container.asyncStore.resolveAsync()
+                    } else {
+                        _ = try await container.resolveAsync((any AsyncReading).self)
+                    }
+                } catch let error as ResolutionError {
+                    kinds.append(error.kind)
+                } catch {
+                    Issue.record(error)
+                }
+            }
+            return Result(declared: index.isMultiple(of: 2), kinds: kinds)
+        }
+        stop.store(true, ordering: .relaxed)
+        await storm.join()
+        // The declared service always resolves; its protocol, registered only by the override,
+        // is not registered when a reset came first — and never needs a synchronous resolve.
+        let declaredFailures = results.filter { $0.declared }.flatMap { $0.kinds }
+        let allFailures = results.flatMap { $0.kinds }
+        #expect(declaredFailures.isEmpty)
+        #expect(allFailures.allSatisfy { $0 == .notRegistered })
     }
 }

@@ -109,7 +109,8 @@ extension Container {
 
     /// The registrations visible from this container: its own, then those of its parents that
     /// no nearer container overrides, each container's sorted by description — but not the
-    /// declared defaults above a container that keeps its own (``lookUp(_:)``).
+    /// declared defaults above a container that keeps its own (``lookUp(_:)``), nor what a reset
+    /// unregistered as they were read (``Binding/standIn()``).
     func visibleBindings() -> [Binding] {
         var seen = Set<ServiceKey>()
         var visible: [Binding] = []
@@ -118,7 +119,7 @@ extension Container {
         while let current = container {
             let entries = current.registry.entries.map { key, entry in (key, entry.read().binding) }
             for (key, binding) in entries.sorted(by: { $0.1.summary < $1.1.summary })
-            where !(keepsOwnDefaults && binding.isDeclaredDefault) && seen.insert(key).inserted {
+            where !binding.isStandIn && !(keepsOwnDefaults && binding.isDeclaredDefault) && seen.insert(key).inserted {
                 visible.append(binding)
             }
             keepsOwnDefaults = keepsOwnDefaults || current.keepsDeclaredDefaults
