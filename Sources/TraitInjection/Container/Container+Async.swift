@@ -112,10 +112,23 @@ extension Container {
         name: String? = nil,
         arguments: repeat each Argument
     ) async throws(ResolutionError) -> Service {
-        if let box = keptBoxForTask(ServiceKey(Service.self, name: name, arguments: (repeat each Argument).self)) {
+        if let box = keptBoxForTask(Service.self, name: name, arguments: (repeat each Argument).self) {
             return unsafeDowncast(box, to: Kept<Service>.self).instance
         }
         return try await resolveAsyncInFull(service, name: name, arguments: repeat each arguments)
+    }
+
+    /// ``keptBoxForTask(_:)`` of `Service` under `name` with `arguments`: out of line, so that
+    /// the key is not in the async frame of ``resolveAsync(_:name:arguments:)`` (a frame larger
+    /// than the task's first slab allocates one on every call, measured).
+    @inlinable
+    @inline(never)
+    func keptBoxForTask<Service, each Argument>(
+        _: Service.Type,
+        name: String?,
+        arguments: (repeat each Argument).Type
+    ) -> AnyObject? {
+        keptBoxForTask(ServiceKey(Service.self, name: name, arguments: arguments))
     }
 
     /// The `Kept<Service>` box of the instance kept strongly under `key`, if any and if no
