@@ -72,8 +72,7 @@ public struct AsyncResolution: Sendable {
     public subscript<each Argument, Service>(
         dynamicMember declaration: KeyPath<Container, RegisteredWith<repeat each Argument, Service>>
     ) -> DeclaredDependency<repeat each Argument, Service> {
-        guard let lookup else { return DeclaredDependency(declaration, resolver: .expired) }
-        return DeclaredDependency(declaration, resolver: .async(resolve, frame, lookup))
+        DeclaredDependency(declaration, resolver: .async(AsyncResolver(self)))
     }
 
     /// Resolves the registration of `Service` under `key` (a declared service's), as

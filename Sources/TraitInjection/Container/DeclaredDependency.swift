@@ -69,12 +69,12 @@ public struct DeclaredDependency<each Argument, Service> {
     public func resolveAsync(_ arguments: repeat each Argument) async throws(ResolutionError) -> Service {
         let lookup = try lookup()
         let declaration = lookup[keyPath: property].declaration
-        guard case .async(let resolve, let frame, _) = resolver else {
+        guard case .async(let resolver) = resolver else {
             // A synchronous factory's resolver is valid on its thread only, not across `await`.
             return try await declaration.resolveAsync(from: lookup, arguments: repeat each arguments)
         }
         return try await declaration.resolveAsync(
-            from: lookup, in: AsyncResolution(resolve, frame, lookup), arguments: repeat each arguments)
+            from: lookup, in: resolver.resolution, arguments: repeat each arguments)
     }
 
     /// The container the resolve looks up from, while the resolver is valid.
@@ -82,8 +82,7 @@ public struct DeclaredDependency<each Argument, Service> {
         let lookup: Container? =
             switch resolver {
             case .sync(let resolution): resolution.lookup
-            case .async(let resolve, _, let container): resolve.isRunning ? container : nil
-            case .expired: nil
+            case .async(let resolver): resolver.resolution.resolve.isRunning ? resolver.resolution.lookup : nil
             }
         guard let lookup else { throw .expired(Service.self, name: nil, arguments: (repeat each Argument).self) }
         return lookup
@@ -95,11 +94,19 @@ public struct DeclaredDependency<each Argument, Service> {
 enum DeclaredResolver {
     /// A synchronous factory's: valid while its thread's resolve is there (``Resolution/lookup``).
     case sync(Resolution)
-    /// An async factory's: its resolve and frame, and the container it looks up from — held
-    /// strongly, as a declared service read on a container holds that container. (An
-    /// ``AsyncResolution`` holds it weakly; a `weak` field would make every copy of this
-    /// value go through generic value witnesses.)
-    case async(Resolve, Frame?, Container)
-    /// An async factory's whose container was gone when it was read.
-    case expired
+    /// An async factory's resolution, boxed: it holds its container weakly, so that an instance
+    /// that keeps what its factory read does not keep the container (which keeps the
+    /// instance); a `weak` field here would make every copy of this value, synchronous factories'
+    /// included, go through generic value witnesses.
+    case async(AsyncResolver)
+}
+
+/// An async factory's resolution, in a box (``DeclaredResolver/async(_:)``).
+@usableFromInline
+final class AsyncResolver: Sendable {
+    let resolution: AsyncResolution
+
+    init(_ resolution: AsyncResolution) {
+        self.resolution = resolution
+    }
 }

@@ -174,7 +174,11 @@ extension ResolveStack {
             case .create(let claimed): return .create(try accept(claimed, of: binding, at: t, f))
             case .createUnkept: return .create(nil)
             case .unfiled: return .unregistered
-            case .replaced(let current): return .replaced(current)
+            case .replaced(let current):
+                // One that needs an async resolve or the main actor cannot be made here (this may
+                // be an async resolve's synchronous part): the old one's instance is, unkept.
+                if current.needsAsyncResolve || current.isMainActor { return .create(nil) }
+                return .replaced(current)
             case .busy(let busy):
                 if let instance = try Waits.shared.wait(for: busy, by: heavy(t), at: frame(at: t, f)) {
                     return .instance(instance)

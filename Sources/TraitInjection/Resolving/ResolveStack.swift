@@ -135,6 +135,12 @@ final class ResolveStack: @unchecked Sendable {
         /// The `.graph` instances of the tops that are not sections, each top's from its
         /// `graphStart`.
         var graph: [GraphEntry] = []
+        /// What ended tops held — their frames' and their own objects, and the `.graph` instances
+        /// of a top that held outer records — moved here by ``end(_:)`` and let go once the stack
+        /// is whole again (``releaseEnded()``): letting go of one may run a `deinit` that resolves
+        /// on this thread. The arrays keep their capacity, so a resolve allocates nothing for them.
+        var endedObjects: [AnyObject] = []
+        var endedGraph: [GraphEntry] = []
         var lastSerial: UInt64
         /// How many of `tops` are observed (traced, or a dry run).
         var observedTops = 0
@@ -271,8 +277,10 @@ final class ResolveStack: @unchecked Sendable {
         end(t)
     }
 
-    /// Pops top `t` (the innermost), letting go of its frames' objects and `.graph` instances
-    /// one at a time: a `deinit` may resolve on this thread.
+    /// Pops top `t` (the innermost), then lets go of its frames' objects and `.graph` instances:
+    /// a `deinit` may resolve on this thread, which finds the stack as it is once `t` has ended.
+    /// Nothing is released while a record is being changed (the optimiser may release a value
+    /// removed from a collection before the collection is whole again): it is moved out first.
     ///
     /// What an outer top's resolver made while `t` ran (a factory of `t` may use a resolver of the
     /// resolve it is nested in) is that top's and stays: the frames up to the last of them (the
@@ -286,23 +294,49 @@ final class ResolveStack: @unchecked Sendable {
             "a frame that has ended still points at runtime arguments")
         if top.holdsOuterRecords {
             endKeepingOuterRecords(t)
-        } else {
-            if !storage.pointee.frameObjects.isEmpty {
-                for f in top.frameStart..<storage.pointee.frameCount where storage.pointee.frames[f].hasObjects {
-                    _ = storage.pointee.frameObjects.removeValue(forKey: f)
-                }
-            }
-            storage.pointee.frameCount = top.frameStart
-            if !top.isSection {
-                while storage.pointee.graph.count > top.graphStart { _ = storage.pointee.graph.removeLast() }
+        } else if !storage.pointee.frameObjects.isEmpty {
+            for f in top.frameStart..<storage.pointee.frameCount where storage.pointee.frames[f].hasObjects {
+                endObjects(of: f)
             }
         }
+        if !top.holdsOuterRecords { storage.pointee.frameCount = top.frameStart }
         storage.pointee.topCount = t
         if top.isObserved {
             storage.pointee.observedTops -= 1
             Activity.observedResolve.end()
         }
-        if top.hasObjects { _ = storage.pointee.topObjects.removeValue(forKey: t) }
+        if top.hasObjects, let objects = storage.pointee.topObjects.removeValue(forKey: t) {
+            storage.pointee.endedObjects.append(objects)
+        }
+        // The stack is whole: `t` has ended. Its `.graph` instances go last to first, each once
+        // it is out of the array; a resolve a `deinit` starts is a top of its own, whose graph
+        // starts past what is left of them.
+        if !top.isSection, !top.holdsOuterRecords {
+            while storage.pointee.graph.count > top.graphStart {
+                let entry = storage.pointee.graph.removeLast()
+                withExtendedLifetime(entry) {}
+            }
+        }
+        if !storage.pointee.endedGraph.isEmpty || !storage.pointee.endedObjects.isEmpty { releaseEnded() }
+    }
+
+    /// Moves the objects of frame `f`, which has ended, to ``Storage/endedObjects``.
+    private func endObjects(of f: Int) {
+        if let objects = storage.pointee.frameObjects.removeValue(forKey: f) {
+            storage.pointee.endedObjects.append(objects)
+        }
+    }
+
+    /// Lets go of what ended tops held, one at a time, each once it is out of the records: a
+    /// `deinit` it runs may resolve, which may end tops of its own and add to what is let go here.
+    @inline(never)
+    private func releaseEnded() {
+        while let entry = storage.pointee.endedGraph.popLast() {
+            withExtendedLifetime(entry) {}
+        }
+        while let objects = storage.pointee.endedObjects.popLast() {
+            withExtendedLifetime(objects) {}
+        }
     }
 
     /// ``end(_:)`` of a top that holds records of outer tops: they stay, and the top before it
@@ -315,15 +349,18 @@ final class ResolveStack: @unchecked Sendable {
             if storage.pointee.frames[f].top < t {
                 frameCount = f + 1
             } else if storage.pointee.frames[f].hasObjects {
-                _ = storage.pointee.frameObjects.removeValue(forKey: f)
+                endObjects(of: f)
             }
         }
         storage.pointee.frameCount = frameCount
         if !top.isSection {
             var index = storage.pointee.graph.count
             while index > top.graphStart {
-                index = min(index, storage.pointee.graph.count) - 1
-                if storage.pointee.graph[index].top >= t { _ = storage.pointee.graph.remove(at: index) }
+                index -= 1
+                if storage.pointee.graph[index].top >= t {
+                    let entry = storage.pointee.graph.remove(at: index)
+                    storage.pointee.endedGraph.append(entry)
+                }
             }
         }
         if t > 0 { storage.pointee.tops[t - 1].holdsOuterRecords = true }

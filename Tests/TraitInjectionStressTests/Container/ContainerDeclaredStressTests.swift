@@ -197,3 +197,58 @@ struct ContainerDeclaredStressTests {
         #expect(allFailures.allSatisfy { $0 == .notRegistered })
     }
 }
+
+/// A service whose override's closure keeps a `Reentrant`, whose `deinit` resolves.
+final class EndDeinitService: Sendable {}
+
+/// Resolves `EndDeinitService` from `container` when it goes: inside the teardown of the resolve
+/// that let go of it last (``endDeinitResolves()``).
+final class Reentrant: Sendable {
+    /// How many `deinit`s resolved.
+    final class Count: Sendable {
+        let value = Atomic<Int>(0)
+    }
+    let container: Container
+    let resolved: Count
+    init(_ container: Container, _ resolved: Count) {
+        self.container = container
+        self.resolved = resolved
+    }
+    deinit {
+        if (try? container.endDeinitService()) != nil { resolved.value.add(1, ordering: .relaxed) }
+    }
+}
+
+extension Container {
+    var endDeinitService: Registered<EndDeinitService> { self { _ in EndDeinitService() }.inScope(.container) }
+    var endDeinitOuter: Registered<CountedStore> {
+        self { r in
+            _ = try r.endDeinitService()
+            // The entry lets go of the override while its instance is being made: the resolve's
+            // records hold the last reference to its closure.
+            self.endDeinitService.reset()
+            return CountedStore()
+        }.inScope(.transient)
+    }
+}
+
+extension ContainerDeclaredStressTests {
+    @Test(
+        "A deinit that resolves, run as a resolve's teardown lets go of what it held, finds the stack whole (release builds crashed)"
+    )
+    func endDeinitResolves() throws {
+        let resolved = Reentrant.Count()
+        for _ in 0..<200 {
+            let container = Container()
+            do {
+                let reentrant = Reentrant(container, resolved)
+                container.endDeinitService.register { _ in
+                    withExtendedLifetime(reentrant) {}
+                    return EndDeinitService()
+                }
+            }
+            _ = try container.endDeinitOuter()
+        }
+        #expect(resolved.value.load(ordering: .relaxed) == 200)
+    }
+}

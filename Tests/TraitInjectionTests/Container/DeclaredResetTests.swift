@@ -1,3 +1,5 @@
+import Synchronization
+import TestFixtures
 import Testing
 
 @testable import TraitInjection
@@ -8,9 +10,22 @@ final class ResetStore: Sendable {
     init(_ label: String) { self.label = label }
 }
 
+/// What an async factory made, keeping what the factory read through its resolver.
+final class HoldsDependency: @unchecked Sendable {
+    var dependency: DeclaredDependency<ResetStore>?
+}
+
 extension Container {
     /// A default whose factory names the container it was read on, so it captures `self`.
     var resetStore: Registered<ResetStore> { self { _ in ResetStore("\(ObjectIdentifier(self))") } }
+    var holdsDependency: Registered<HoldsDependency> {
+        self { r async in
+            let holder = HoldsDependency()
+            holder.dependency = r.resetStore
+            return holder
+        }.inScope(.container)
+    }
+    var replacedStore: Registered<ResetStore> { self { _ in ResetStore("default") }.inScope(.container) }
 }
 
 @Suite("Container: what a reset leaves")
@@ -50,4 +65,39 @@ struct DeclaredResetTests {
         #expect(container.visibleBindings().allSatisfy { !$0.isStandIn })
         #expect(throws: Never.self) { try container.verify() }
     }
+
+    @Test("What an async factory read through its resolver, kept by its instance, does not keep the container")
+    func asyncDependencyKeepsNoContainer() async throws {
+        weak var weakContainer: Container?
+        do {
+            let container = Container()
+            weakContainer = container
+            let holder = try await container.holdsDependency.resolveAsync()
+            #expect(holder.dependency != nil)
+        }
+        #expect(weakContainer == nil)
+    }
+
+    @Test(
+        "An async resolve waiting for a singleton whose registration is replaced by an async one resolves, without needing a synchronous resolve"
+    )
+    func waiterOfAReplacedRegistration() async throws {
+        let container = Container()
+        let (entered, release) = (Gate(), Gate())
+        container.replacedStore.register { _ in
+            entered.open()
+            _ = waitUntil { release.opened }
+            return ResetStore("sync")
+        }
+        let maker = OwnThread { _ = try? container.replacedStore() }
+        await entered.wait()
+        let waiter = Task { try await container.replacedStore.resolveAsync() }
+        for _ in 0..<100 { await Task.yield() }  // Most often, the waiter waits by now.
+        container.replacedStore.register { _ async in ResetStore("async") }
+        release.open()
+        await maker.join()
+        let label = try await waiter.value.label
+        #expect(label == "sync" || label == "async")
+    }
+
 }
