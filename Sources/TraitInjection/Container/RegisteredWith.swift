@@ -44,7 +44,11 @@
 /// A service is keyed by its declaration, the place of its `self { … }` call: the same property
 /// always resolves the same registration, and two properties of the same type are two services.
 /// A function that returns a declaration declares one service, whoever calls it and with
-/// whatever parameters: give each service its own property.
+/// whatever parameters: give each service its own property. A getter that returns one of two
+/// declarations (branching on its container, say) declares two services, and a factory's
+/// `r.database` looks first for a registration of the one a container of the library's own
+/// reads, before it files the one the factory's container reads: branch inside the factory
+/// instead.
 public struct RegisteredWith<each Argument, Service> {
     @usableFromInline var declaration: Declaration<repeat each Argument, Service>
     /// Where it is resolved, registered and reset: the container the property was read on.
