@@ -3,7 +3,8 @@
 /// alone is a case of its own, as it is on most declarations; closures are boxed with it.
 @usableFromInline
 enum DeclarationRefinements: Sendable {
-    case transient, graph
+    // The cases of ``ScopeChoice``, flat: an enum holding that enum takes a byte more.
+    case transient, graph, container, weak
     case shared(SharedScope)
     case completed(Completed)
 
@@ -19,11 +20,14 @@ enum DeclarationRefinements: Sendable {
         }
     }
 
+    /// Just `scope`.
     @inlinable
-    init(_ scope: ScopeKind) {
+    init(_ scope: ScopeChoice) {
         switch scope {
         case .transient: self = .transient
         case .graph: self = .graph
+        case .container: self = .container
+        case .weak: self = .weak
         case .shared(let shared): self = .shared(shared)
         }
     }
@@ -32,6 +36,8 @@ enum DeclarationRefinements: Sendable {
         switch self {
         case .transient: .transient
         case .graph: .graph
+        case .container: .shared(.container)
+        case .weak: .shared(.weak)
         case .shared(let shared): .shared(shared)
         case .completed(let completed): completed.scope
         }
@@ -44,14 +50,14 @@ enum DeclarationRefinements: Sendable {
 
     /// These refinements in `scope`.
     @inlinable
-    func scoped(_ scope: ScopeKind) -> DeclarationRefinements {
+    func scoped(_ scope: ScopeChoice) -> DeclarationRefinements {
         guard case .completed = self else { return DeclarationRefinements(scope) }
         return rescoped(scope)
     }
 
     @usableFromInline
-    func rescoped(_ scope: ScopeKind) -> DeclarationRefinements {
-        .completed(Completed(scope: scope, completions: completions))
+    func rescoped(_ scope: ScopeChoice) -> DeclarationRefinements {
+        .completed(Completed(scope: scope.kind, completions: completions))
     }
 
     /// These refinements with `completion` after the others.

@@ -102,7 +102,7 @@ public struct RegisteredWith<each Argument, Service> {
     /// ``Scope/graph`` unless it says otherwise.
     @inlinable
     public consuming func inScope(_ scope: Scope<Service>) -> Self {
-        declaration.refinements = declaration.refinements.scoped(scope.kind)
+        declaration.refinements = declaration.refinements.scoped(scope.choice)
         return self
     }
 

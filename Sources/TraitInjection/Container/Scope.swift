@@ -11,18 +11,27 @@
 /// service `Sendable` (an actor, an immutable class, or a class that guards its state with a
 /// lock), or keep it in ``graph`` or ``transient``.
 public struct Scope<Service>: Sendable, Hashable, CustomStringConvertible {
-    @usableFromInline let kind: ScopeKind
+    /// The library's own scopes without their ``SharedScope`` objects: `.inScope(.container)` on
+    /// a declared service's property (``RegisteredWith/inScope(_:)``), evaluated on every use,
+    /// is then a constant the optimiser drops where the resolve does not need it.
+    @usableFromInline let choice: ScopeChoice
 
-    init(_ kind: ScopeKind) {
-        self.kind = kind
+    @inlinable
+    init(_ choice: ScopeChoice) {
+        self.choice = choice
     }
 
+    /// The scope as the engine asks it.
+    var kind: ScopeKind { choice.kind }
+
     /// A new instance on every resolve.
+    @inlinable
     public static var transient: Scope { Scope(.transient) }
 
     /// One instance per top-level `resolve` call: every dependency on the service within one
     /// object graph gets the same instance. This is what makes circular dependencies through
     /// ``Registration/initCompleted(_:)-((Resolution,Service)->Void)`` work. The default.
+    @inlinable
     public static var graph: Scope { Scope(.graph) }
 
     /// The scope's name, as errors, traces and the dependency graph show it: `transient`,
@@ -48,7 +57,7 @@ extension Scope where Service: Sendable {
     /// container.resetScopedInstances(in: .session)  // on sign-out
     /// ```
     public init(_ scope: SharedScope) {
-        kind = .shared(scope)
+        choice = ScopeChoice(scope)
     }
 
     /// One instance per container, created exactly once, even when many threads resolve it first
@@ -57,11 +66,39 @@ extension Scope where Service: Sendable {
     /// In an async resolve, a synchronous factory that needs an instance another thread is
     /// creating is unwound before it returns, and runs again once that instance exists (see
     /// <doc:Concurrency>): one instance is still made and kept.
-    public static var container: Scope { Scope(.container) }
+    @inlinable
+    public static var container: Scope { Scope(ScopeChoice.container) }
 
     /// One instance shared while anyone holds it strongly; a new one after it is released. Acts
     /// like ``transient`` for values that are not objects.
-    public static var weak: Scope { Scope(.weak) }
+    @inlinable
+    public static var weak: Scope { Scope(ScopeChoice.weak) }
+}
+
+/// A ``Scope``'s value: the library's scopes as cases, an app's ``SharedScope`` as its object.
+@usableFromInline
+enum ScopeChoice: Hashable, Sendable {
+    case transient, graph, container, weak
+    case shared(SharedScope)
+
+    /// `scope`, as the case of the library's own if it is one of them.
+    init(_ scope: SharedScope) {
+        switch scope {
+        case SharedScope.container: self = .container
+        case SharedScope.weak: self = .weak
+        default: self = .shared(scope)
+        }
+    }
+
+    var kind: ScopeKind {
+        switch self {
+        case .transient: .transient
+        case .graph: .graph
+        case .container: .shared(.container)
+        case .weak: .shared(.weak)
+        case .shared(let scope): .shared(scope)
+        }
+    }
 }
 
 /// A scope that shares one instance of each registration in it, across resolves and threads,

@@ -41,8 +41,21 @@ final class Registry: Sendable {
             let service: ObjectIdentifier?
             let arguments: ObjectIdentifier
             let hash: Int
-            /// Whether its key has a name or a declaration's site: then the whole key is compared.
+            /// The key's ``ServiceKey/site`` and ``ServiceKey/file``: a declared key is matched by
+            /// these words, a type's (both `0`) as well.
+            let site: UInt64
+            let file: UInt64
+            /// Whether its key has a name: then the whole key is compared.
             let isNamed: Bool
+
+            init(_ key: ServiceKey?, hash: Int) {
+                service = key?.service
+                arguments = key?.arguments ?? ObjectIdentifier(Void.self)
+                self.hash = hash
+                site = key?.site ?? 0
+                file = key?.file.bits ?? 0
+                isNamed = key?.name != nil
+            }
         }
 
         private let slots: [Slot]
@@ -56,18 +69,14 @@ final class Registry: Sendable {
             self.holdsOptionals = holdsOptionals
             var capacity = 16
             while capacity < all.count * 2 { capacity *= 2 }
-            var slots = [Slot](
-                repeating: Slot(service: nil, arguments: ObjectIdentifier(Void.self), hash: 0, isNamed: false),
-                count: capacity)
+            var slots = [Slot](repeating: Slot(nil, hash: 0), count: capacity)
             var keys = [ServiceKey?](repeating: nil, count: capacity)
             var entries = [Borrowed<RegistryEntry>?](repeating: nil, count: capacity)
             for (key, entry) in all {
                 let hash = Self.hash(key)
                 var slot = hash & (capacity - 1)
                 while slots[slot].service != nil { slot = (slot + 1) & (capacity - 1) }
-                slots[slot] = Slot(
-                    service: key.service, arguments: key.arguments, hash: hash,
-                    isNamed: key.name != nil || key.isDeclared)
+                slots[slot] = Slot(key, hash: hash)
                 keys[slot] = key
                 entries[slot] = Borrowed(entry)
             }
@@ -80,15 +89,14 @@ final class Registry: Sendable {
         func entry(for key: ServiceKey) -> Borrowed<RegistryEntry>? {
             let mask = slots.count - 1
             let hash = Self.hash(key)
-            let isNamed = key.name != nil || key.isDeclared
+            let isNamed = key.name != nil
             var slot = hash & mask
             while let service = slots[slot].service {
                 if service == key.service, slots[slot].arguments == key.arguments, slots[slot].hash == hash,
-                    slots[slot].isNamed == isNamed,
-                    !isNamed
-                        || keys[slot]?.site == key.site && keys[slot]?.file.bits == key.file.bits
-                            && keys[slot]?.name == key.name
-                        // The same file's name compiled at two addresses (rare): compared by text.
+                    slots[slot].site == key.site,
+                    !isNamed && !slots[slot].isNamed && slots[slot].file == key.file.bits
+                        // A name, or the same file's name compiled at two addresses (rare): the
+                        // whole key, by text.
                         || keys[slot] == key
                 {
                     return entries[slot]

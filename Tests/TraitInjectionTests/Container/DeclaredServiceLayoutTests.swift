@@ -12,7 +12,7 @@ struct DeclaredServiceLayoutTests {
     }
 
     @Test("A declaration's file compiled at two addresses is one key: names compare by text")
-    func sameFileAtTwoAddresses() {
+    func sameFileAtTwoAddresses() throws {
         let literal: StaticString = "App/Services.swift"
         let original = StaticName(literal)
         let copy = UnsafeMutablePointer<UInt8>.allocate(capacity: literal.utf8CodeUnitCount)
@@ -30,6 +30,38 @@ struct DeclaredServiceLayoutTests {
             key != ServiceKey(declared: Int.self, arguments: Void.self, file: StaticName("App/Other.swift"), site: site)
         )
         #expect(key != ServiceKey(declared: String.self, arguments: Void.self, file: original, site: site))
+
+        // The registry's index matches a declared key by its words, and by text where they differ.
+        let container = Container()
+        container.register(Int.self) { _ in 1 }
+        container.register(Int.self, name: "a") { _ in 2 }
+        let entry = try #require(container.registry.entry(for: ServiceKey(Int.self, name: nil, arguments: Void.self)))
+        let named = try #require(container.registry.entry(for: ServiceKey(Int.self, name: "a", arguments: Void.self)))
+        let index = Registry.Index(
+            [key: entry, ServiceKey(Int.self, name: "a", arguments: Void.self): named], holdsOptionals: false)
+        #expect(index.entry(for: key)?.object === entry)
+        #expect(
+            index.entry(for: ServiceKey(declared: Int.self, arguments: Void.self, file: elsewhere, site: site))?.object
+                === entry)
+        #expect(
+            index.entry(
+                for: ServiceKey(
+                    declared: Int.self, arguments: Void.self, file: StaticName("App/Other.swift"), site: site))
+                == nil)
+        #expect(index.entry(for: ServiceKey(Int.self, name: "a", arguments: Void.self))?.object === named)
+        #expect(index.entry(for: ServiceKey(Int.self, name: "b", arguments: Void.self)) == nil)
+        #expect(index.entry(for: ServiceKey(Int.self, name: nil, arguments: Void.self)) == nil)
+    }
+
+    @Test("The library's scopes are one value however they are written")
+    func scopeChoices() {
+        #expect(Scope<Int>(SharedScope.container) == .container)
+        #expect(Scope<Int>(SharedScope.weak) == .weak)
+        #expect(Scope<Int>(SharedScope("container")) != .container)
+        #expect(Scope<Int>.container.description == "container")
+        #expect(Scope<Int>.weak.kind == .shared(.weak))
+        #expect(DeclarationRefinements(Scope<Int>.container.choice).scope == .shared(.container))
+        #expect(DeclarationRefinements(Scope<Int>.graph.choice).scope == .graph)
     }
 
     @Test("A context's factory keeps the declaration's key; an async default keeps its factory")
