@@ -49,6 +49,37 @@ extension Container {
             in: self)
     }
 
+    /// Declares a service whose default `factory` is isolated to the main actor: a view model,
+    /// or another `@MainActor` type. A closure marked `@MainActor` selects this overload:
+    ///
+    /// ```swift
+    /// extension Container {
+    ///     var profileModel: Registered<ProfileViewModel> {
+    ///         self { @MainActor r in ProfileViewModel(store: try r.profile()) }
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// On the main actor, `try Container.shared.profileModel()` makes it there and then. From
+    /// elsewhere, `try await Container.shared.profileModel.resolveAsync()` runs the factory on
+    /// the main actor; a synchronous resolve off the main actor throws
+    /// ``ResolutionError/Kind-swift.enum/needsMainActor`` instead of running it there, as for a
+    /// main-actor registration (``register(_:name:file:line:factory:)-(_,_,_,_,(Resolution,Argument)->Service)``).
+    @inlinable
+    public func callAsFunction<Service: Sendable, each Argument: Sendable>(
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        column: UInt = #column,
+        property: StaticString = #function,
+        _ factory: @escaping @MainActor @Sendable (Resolution, repeat each Argument) throws -> Service
+    ) -> RegisteredWith<repeat each Argument, Service> {
+        RegisteredWith(
+            Declaration(
+                mainActor: factory,
+                site: DeclarationSite(file: file, line: line, column: column, property: property)),
+            in: self)
+    }
+
     /// Declares a service without a default, which another module provides: a feature module
     /// declares what it needs, the app registers it.
     ///

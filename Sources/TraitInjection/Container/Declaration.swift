@@ -13,10 +13,12 @@
 struct Declaration<each Argument, Service>: Sendable {
     @usableFromInline typealias SyncFactory = @Sendable (Resolution, repeat each Argument) throws -> Service
     @usableFromInline typealias AsyncFactory = @Sendable (AsyncResolution, repeat each Argument) async throws -> Service
+    @usableFromInline typealias MainActorFactory =
+        @MainActor @Sendable (Resolution, repeat each Argument) throws -> Service
 
-    /// The default factory: the synchronous one, or the async one with the same bits
-    /// (``DeclarationSite/isAsync``: both are a function and its context); `nil` for a promised
-    /// service.
+    /// The default factory: the synchronous one, or the async or main-actor one with the same
+    /// bits (``DeclarationSite/isAsync``, ``DeclarationSite/isMainActor``: each is a function and
+    /// its context); `nil` for a promised service.
     @usableFromInline let factory: SyncFactory?
     /// Where it is declared, and which context chose the default.
     @usableFromInline let site: DeclarationSite
@@ -39,9 +41,27 @@ struct Declaration<each Argument, Service>: Sendable {
         refinements = .graph
     }
 
+    /// Invariant: called only by overloads that require `Service` and the arguments to be
+    /// `Sendable` (``Container/callAsFunction(file:line:column:property:_:)-(_,_,_,_,(Resolution,Argument)->Service)``
+    /// for `@MainActor` closures): ``mainActorFactory(_:)`` hands them across actors unchecked.
+    @inlinable
+    init(mainActor factory: @escaping MainActorFactory, site: DeclarationSite) {
+        self.factory =
+            unsafeBitCast(MainActorFactoryValue(factory), to: SyncFactoryValue<repeat each Argument, Service>.self).run
+        self.site = site.onMainActor
+        refinements = .graph
+    }
+
     /// The synchronous default factory, if it is one.
     var sync: SyncFactory? {
-        site.isAsync ? nil : factory
+        site.isAsync || site.isMainActor ? nil : factory
+    }
+
+    /// The main-actor default factory, if it is one.
+    var mainActor: MainActorFactory? {
+        guard site.isMainActor, let factory else { return nil }
+        return unsafeBitCast(SyncFactoryValue(factory), to: MainActorFactoryValue<repeat each Argument, Service>.self)
+            .run
     }
 
     /// The async default factory, if it is one.
@@ -55,6 +75,15 @@ struct Declaration<each Argument, Service>: Sendable {
     mutating func choose(_ factory: @escaping SyncFactory, rank: UInt8) {
         let refinements = refinements
         self = Declaration(sync: factory, site: site.chosen(by: rank))
+        self.refinements = refinements
+    }
+
+    /// Makes the main-actor `factory` the default, chosen by the context of `rank` (the
+    /// invariant of ``init(mainActor:site:)``).
+    @inlinable
+    mutating func choose(mainActor factory: @escaping MainActorFactory, rank: UInt8) {
+        let refinements = refinements
+        self = Declaration(mainActor: factory, site: site.chosen(by: rank))
         self.refinements = refinements
     }
 
@@ -91,6 +120,8 @@ struct Declaration<each Argument, Service>: Sendable {
             box = factory
         } else if let sync {
             box = .sync(FactoryBox(sync))
+        } else if let mainActor {
+            box = mainActorFactory(mainActor)
         } else {
             box = .async(AsyncFactoryBox(async!))
         }
@@ -183,6 +214,51 @@ struct Declaration<each Argument, Service>: Sendable {
     }
 }
 
+extension Declaration {
+    /// A binding's factory that runs the main-actor `factory` (a default, or an override): a
+    /// resolve on the main actor calls it at once; an async one hops there and resolves the
+    /// service as a synchronous part of its resolve, filing the default again if a reset came
+    /// between.
+    ///
+    /// Its values cross actors unchecked: `factory` was given to an overload that requires the
+    /// service and the arguments to be `Sendable` (the invariant of ``init(mainActor:site:)``),
+    /// which this generic code cannot say.
+    func mainActorFactory(_ factory: @escaping MainActorFactory) -> Binding.Factory {
+        // Local functions: a closure literal cannot take a parameter pack.
+        @Sendable func onMainActor(_ resolution: Resolution, _ arguments: repeat each Argument) throws -> Service {
+            // Called by a synchronous resolve only where it runs on the main actor.
+            // `assumeIsolated` runs the closure at once, on this thread, where the resolution lives.
+            let resolution = UncheckedBox(resolution)
+            let arguments = UncheckedBox((repeat each arguments))
+            return try MainActor.assumeIsolated {
+                let values = arguments.value
+                return UncheckedBox(try factory(resolution.value, repeat each values))
+            }.value
+        }
+        let declaration = self
+        @Sendable func hop(_ resolution: AsyncResolution, _ arguments: repeat each Argument)
+            async throws(ResolutionError) -> Service
+        {
+            guard let lookup = resolution.lookup else {
+                throw ResolutionError.expired(Service.self, name: nil, arguments: (repeat each Argument).self)
+            }
+            let values = UncheckedBox((repeat each arguments))
+            return try await resolution.resolve.synchronouslyOnMainActor(at: resolution.frame, from: lookup) {
+                @MainActor stack, t throws(ResolutionError) in
+                let resolution = Resolution(top: t, in: stack)
+                let arguments = values.value
+                if let found = try resolution.find(Service.self, key: declaration.key, arguments: repeat each arguments)
+                {
+                    return UncheckedBox(found)
+                }
+                return UncheckedBox(
+                    try declaration.resolveFirst(from: resolution, filingIn: lookup, arguments: repeat each arguments))
+            }.value
+        }
+        return .mainActor(FactoryBox(onMainActor), hop: MainActorHop(hop))
+    }
+}
+
 /// What ``Declaration/unkeptPromise(from:)`` resolves to find its path: registered nowhere.
 private enum Promise {}
 
@@ -205,6 +281,17 @@ struct AsyncFactoryValue<each Argument, Service> {
 
     @inlinable
     init(_ run: @escaping @Sendable (AsyncResolution, repeat each Argument) async throws -> Service) {
+        self.run = run
+    }
+}
+
+/// A declaration's main-actor factory, cast to and from a ``SyncFactoryValue``.
+@usableFromInline
+struct MainActorFactoryValue<each Argument, Service> {
+    @usableFromInline let run: @MainActor @Sendable (Resolution, repeat each Argument) throws -> Service
+
+    @inlinable
+    init(_ run: @escaping @MainActor @Sendable (Resolution, repeat each Argument) throws -> Service) {
         self.run = run
     }
 }

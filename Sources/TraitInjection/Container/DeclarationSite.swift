@@ -9,7 +9,7 @@ struct DeclarationSite: Sendable {
     @usableFromInline let property: StaticName
     /// The line in bits 20–55, the column in bits 0–19, bit 63 set: the ``key``. Bits 56–58 hold
     /// the rank of the context whose factory is the default (`0` for none), bit 59 whether that
-    /// factory is async.
+    /// factory is async, bit 60 whether it is isolated to the main actor.
     @usableFromInline let place: UInt64
 
     @inlinable
@@ -28,8 +28,9 @@ struct DeclarationSite: Sendable {
         self.place = place
     }
 
-    @usableFromInline static let flags: UInt64 = 0xF << 56
+    @usableFromInline static let flags: UInt64 = 0x1F << 56
     @usableFromInline static let asyncFlag: UInt64 = 1 << 59
+    @usableFromInline static let mainActorFlag: UInt64 = 1 << 60
 
     /// The ``ServiceKey/site`` of the service: the same whichever context chose its default.
     @inlinable
@@ -47,13 +48,23 @@ struct DeclarationSite: Sendable {
     @inlinable
     var isAsync: Bool { place & Self.asyncFlag != 0 }
 
+    @inlinable
+    var isMainActor: Bool { place & Self.mainActorFlag != 0 }
+
     /// This site, with an async default.
     @inlinable
     var async: DeclarationSite {
         DeclarationSite(file: file, property: property, place: place | Self.asyncFlag)
     }
 
-    /// This site, with the synchronous default of the context of `rank` (1–7).
+    /// This site, with a main-actor default.
+    @inlinable
+    var onMainActor: DeclarationSite {
+        DeclarationSite(file: file, property: property, place: place | Self.mainActorFlag)
+    }
+
+    /// This site, with the synchronous default of the context of `rank` (1–7); ``onMainActor``
+    /// for a main-actor one.
     @inlinable
     func chosen(by rank: UInt8) -> DeclarationSite {
         DeclarationSite(file: file, property: property, place: place & ~Self.flags | UInt64(rank & 0x7) << 56)

@@ -235,6 +235,83 @@ public struct RegisteredWith<each Argument, Service> {
     }
 }
 
+extension RegisteredWith where Service: Sendable, repeat each Argument: Sendable {
+    // MARK: Main-actor factories
+
+    /// Uses the main-actor `factory` for the default in a test run, as ``onTest(_:)`` does a
+    /// synchronous one: a view model's stand-in.
+    @inlinable
+    public consuming func onTest(
+        _ factory: @escaping @MainActor @Sendable (Resolution, repeat each Argument) throws -> Service
+    ) -> Self {
+        when(RunContext.isTest, rank: 2, mainActor: factory)
+    }
+
+    /// Uses the main-actor `factory` for the default in a SwiftUI preview.
+    ///
+    /// ```swift
+    /// var profileModel: Registered<ProfileViewModel> {
+    ///     self { @MainActor r in ProfileViewModel(store: try r.profile()) }
+    ///         .onPreview { @MainActor _ in ProfileViewModel(store: .sample) }
+    /// }
+    /// ```
+    @inlinable
+    public consuming func onPreview(
+        _ factory: @escaping @MainActor @Sendable (Resolution, repeat each Argument) throws -> Service
+    ) -> Self {
+        when(RunContext.isPreview, rank: 3, mainActor: factory)
+    }
+
+    /// Uses the main-actor `factory` for the default in a debug build of the code that declares
+    /// the service.
+    @inlinable
+    public consuming func onDebug(
+        _ factory: @escaping @MainActor @Sendable (Resolution, repeat each Argument) throws -> Service
+    ) -> Self {
+        when(_isDebugAssertConfiguration(), rank: 1, mainActor: factory)
+    }
+
+    /// Uses the main-actor `factory` for the default when the app was launched with `argument`.
+    @inlinable
+    public consuming func onArgument(
+        _ argument: String,
+        _ factory: @escaping @MainActor @Sendable (Resolution, repeat each Argument) throws -> Service
+    ) -> Self {
+        when(RunContext.arguments.contains(argument), rank: 4, mainActor: factory)
+    }
+
+    /// This declaration with the main-actor `factory` as its default if `applies`, and no
+    /// context of a higher `rank` chose one.
+    @inlinable
+    consuming func when(
+        _ applies: Bool,
+        rank: UInt8,
+        mainActor factory: @escaping @MainActor @Sendable (Resolution, repeat each Argument) throws -> Service
+    ) -> Self {
+        if applies, rank > declaration.site.contextRank {
+            declaration.choose(mainActor: factory, rank: rank)
+        }
+        return self
+    }
+
+    /// Registers the main-actor `factory` in place of the service's default in this container,
+    /// until ``reset()``: a preview's or a test's view model.
+    ///
+    /// ```swift
+    /// Container.shared.profileModel.register { @MainActor _ in ProfileViewModel(store: .sample) }
+    /// ```
+    @discardableResult
+    public func register(
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        factory: @escaping @MainActor @Sendable (Resolution, repeat each Argument) throws -> Service
+    ) -> Registration<Service> {
+        declaration.register(
+            in: container, factory: declaration.mainActorFactory(factory), at: Container.location(file, line),
+            onlyIfAbsent: false)
+    }
+}
+
 /// A service declared with no runtime arguments: ``RegisteredWith``, resolved as
 /// `try container.database()`.
 public typealias Registered<Service> = RegisteredWith<Service>
