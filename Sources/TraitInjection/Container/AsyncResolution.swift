@@ -71,8 +71,25 @@ public struct AsyncResolution: Sendable {
     /// ```
     public subscript<each Argument, Service>(
         dynamicMember declaration: KeyPath<Container, RegisteredWith<repeat each Argument, Service>>
-    ) -> DeclaredDependency<repeat each Argument, Service> {
+    ) -> DeclaredDependency<Container, repeat each Argument, Service> {
         DeclaredDependency(declaration, resolver: .async(AsyncResolver(self)))
+    }
+
+    /// A service declared on an app's ``ServiceContainer``, resolved as part of this
+    /// resolution's object graph: `try r[\PaymentServices.processor]()` in a factory.
+    ///
+    /// ```swift
+    /// extension PaymentServices {
+    ///     var checkout: Registered<Checkout> { self { r in Checkout(processor: try r[\PaymentServices.processor]()) } }
+    /// }
+    /// ```
+    ///
+    /// If the type's ``ServiceContainer/container`` is not this resolve's container or one of
+    /// its parents, the service is resolved there, as a resolve of its own.
+    public subscript<Owner: ServiceContainer, each Argument, Service>(
+        _ property: KeyPath<Owner, RegisteredWith<repeat each Argument, Service>>
+    ) -> DeclaredDependency<Owner, repeat each Argument, Service> {
+        DeclaredDependency(property, resolver: .async(AsyncResolver(self)))
     }
 
     /// Resolves the registration of `Service` under `key` (a declared service's), as

@@ -94,10 +94,11 @@ struct Declaration<each Argument, Service>: Sendable {
     }
 
     /// The service as errors, the trace and the dependency graph show it: `Container.database
-    /// (Database)`.
+    /// (Database)`, or `processor (PaymentProcessor)` on an app's ``ServiceContainer``.
     var description: ServiceDescription {
         ServiceDescription(
-            Service.self, name: nil, arguments: (repeat each Argument).self, declaredAs: "Container.\(site.property)")
+            Service.self, name: nil, arguments: (repeat each Argument).self,
+            declaredAs: site.isOnAppType ? "\(site.property)" : "Container.\(site.property)")
     }
 
     /// `Services.swift:12`.

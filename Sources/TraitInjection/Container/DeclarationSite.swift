@@ -9,16 +9,19 @@ struct DeclarationSite: Sendable {
     @usableFromInline let property: StaticName
     /// The line in bits 20–55, the column in bits 0–19, bit 63 set: the ``key``. Bits 56–58 hold
     /// the rank of the context whose factory is the default (`0` for none), bit 59 whether that
-    /// factory is async, bit 60 whether it is isolated to the main actor.
+    /// factory is async, bit 60 whether it is isolated to the main actor. Bit 61, part of the key,
+    /// says the service is declared on an app's ``ServiceContainer``, not on ``Container``.
     @usableFromInline let place: UInt64
 
+    /// The site of a service declared on `owner`: ``Container``, or an app's
+    /// ``ServiceContainer``.
     @inlinable
-    init(file: StaticString, line: UInt, column: UInt, property: StaticString) {
+    init<Owner>(file: StaticString, line: UInt, column: UInt, property: StaticString, on owner: Owner.Type) {
         self.file = StaticName(file)
         self.property = StaticName(property)
         place =
             (UInt64(truncatingIfNeeded: line) & 0xF_FFFF_FFFF) << 20 | UInt64(truncatingIfNeeded: column) & 0xF_FFFF
-            | 1 << 63
+            | 1 << 63 | (owner == Container.self ? 0 : Self.appTypeFlag)
     }
 
     @inlinable
@@ -31,6 +34,7 @@ struct DeclarationSite: Sendable {
     @usableFromInline static let flags: UInt64 = 0x1F << 56
     @usableFromInline static let asyncFlag: UInt64 = 1 << 59
     @usableFromInline static let mainActorFlag: UInt64 = 1 << 60
+    @usableFromInline static let appTypeFlag: UInt64 = 1 << 61
 
     /// The ``ServiceKey/site`` of the service: the same whichever context chose its default.
     @inlinable
@@ -50,6 +54,9 @@ struct DeclarationSite: Sendable {
 
     @inlinable
     var isMainActor: Bool { place & Self.mainActorFlag != 0 }
+
+    /// Whether it is declared on an app's ``ServiceContainer``.
+    var isOnAppType: Bool { place & Self.appTypeFlag != 0 }
 
     /// This site, with an async default.
     @inlinable

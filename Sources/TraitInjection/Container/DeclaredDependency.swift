@@ -12,16 +12,26 @@
 ///
 /// It resolves only: a factory that overrides or resets a service does it on its container,
 /// `Container.shared.database.register { … }`.
-public struct DeclaredDependency<each Argument, Service> {
-    /// The service's property, read on the container the resolve looks up from: its getter may
-    /// branch on the container.
-    @usableFromInline let property: KeyPath<Container, RegisteredWith<repeat each Argument, Service>>
+///
+/// `Owner` is the type that declares the service: ``Container``, or an app's
+/// ``ServiceContainer``, whose services a factory reads as `r[\PaymentServices.processor]`.
+public struct DeclaredDependency<Owner: ServiceContainer, each Argument, Service> {
+    /// The service's property, read on the container the resolve looks up from (its getter may
+    /// branch on the container), or on an app's type's ``ServiceContainer/shared``.
+    @usableFromInline let property: KeyPath<Owner, RegisteredWith<repeat each Argument, Service>>
     @usableFromInline let resolver: DeclaredResolver
 
     @inlinable
-    init(_ property: KeyPath<Container, RegisteredWith<repeat each Argument, Service>>, resolver: DeclaredResolver) {
+    init(_ property: KeyPath<Owner, RegisteredWith<repeat each Argument, Service>>, resolver: DeclaredResolver) {
         self.property = property
         self.resolver = resolver
+    }
+
+    /// Where the key is read on the short path: a container of the library's own, for a service
+    /// declared on ``Container`` (the comparison is resolved where this is inlined).
+    @inlinable
+    static var declaring: Owner {
+        Owner.self == Container.self ? Container.declaring as! Owner : Owner.shared
     }
 
     /// Resolves the service with runtime `arguments`, as part of the factory's resolve: its
@@ -40,7 +50,7 @@ public struct DeclaredDependency<each Argument, Service> {
         // instructions a resolve otherwise, measured), and keeps only the key.
         if case .sync(let resolution) = resolver,
             let found = try resolution.find(
-                Service.self, key: Container.declaring[keyPath: property].declaration.key,
+                Service.self, key: Self.declaring[keyPath: property].declaration.key,
                 arguments: repeat each arguments)
         {
             return found
@@ -52,7 +62,10 @@ public struct DeclaredDependency<each Argument, Service> {
     @usableFromInline
     func resolveFirst(_ arguments: repeat each Argument) throws(ResolutionError) -> Service {
         let lookup = try lookup()
-        let declaration = lookup[keyPath: property].declaration
+        guard let declaration = declaration(in: lookup) else {
+            // An app's type's service whose container is not in this resolve's: resolved there.
+            return try Owner.shared[keyPath: property](repeat each arguments)
+        }
         if case .sync(let resolution) = resolver {
             // The property read on the resolver's container may be another declaration (a
             // getter that branches on its container): resolve the one registered, by its key.
@@ -68,13 +81,30 @@ public struct DeclaredDependency<each Argument, Service> {
     /// resolve: any factory, async, synchronous or main-actor.
     public func resolveAsync(_ arguments: repeat each Argument) async throws(ResolutionError) -> Service {
         let lookup = try lookup()
-        let declaration = lookup[keyPath: property].declaration
+        guard let declaration = declaration(in: lookup) else {
+            return try await Owner.shared[keyPath: property].resolveAsync(repeat each arguments)
+        }
         guard case .async(let resolver) = resolver else {
             // A synchronous factory's resolver is valid on its thread only, not across `await`.
             return try await declaration.resolveAsync(from: lookup, arguments: repeat each arguments)
         }
         return try await declaration.resolveAsync(
             from: lookup, in: resolver.resolution, arguments: repeat each arguments)
+    }
+
+    /// The declaration to resolve from `lookup`, the container the resolve looks up from: the
+    /// property read on it, for a service declared on ``Container``; read on the app's type's
+    /// ``ServiceContainer/shared``, if its container is `lookup` or one of `lookup`'s parents
+    /// (a test's child container sees its overrides); `nil` if not: resolved in its own.
+    func declaration(in lookup: Container) -> Declaration<repeat each Argument, Service>? {
+        if let lookup = lookup as? Owner { return lookup[keyPath: property].declaration }
+        let declared = Owner.shared[keyPath: property]
+        var container: Container? = lookup
+        while let current = container {
+            if current === declared.container { return declared.declaration }
+            container = current.parent
+        }
+        return nil
     }
 
     /// The container the resolve looks up from, while the resolver is valid.

@@ -69,8 +69,26 @@ extension Resolution {
     @inlinable
     public subscript<each Argument, Service>(
         dynamicMember declaration: KeyPath<Container, RegisteredWith<repeat each Argument, Service>>
-    ) -> DeclaredDependency<repeat each Argument, Service> {
+    ) -> DeclaredDependency<Container, repeat each Argument, Service> {
         DeclaredDependency(declaration, resolver: .sync(self))
+    }
+
+    /// A service declared on an app's ``ServiceContainer``, resolved as part of this
+    /// resolution's object graph: `try r[\PaymentServices.processor]()` in a factory.
+    ///
+    /// ```swift
+    /// extension PaymentServices {
+    ///     var checkout: Registered<Checkout> { self { r in Checkout(processor: try r[\PaymentServices.processor]()) } }
+    /// }
+    /// ```
+    ///
+    /// If the type's ``ServiceContainer/container`` is not this resolve's container or one of
+    /// its parents, the service is resolved there, as a resolve of its own.
+    @inlinable
+    public subscript<Owner: ServiceContainer, each Argument, Service>(
+        _ property: KeyPath<Owner, RegisteredWith<repeat each Argument, Service>>
+    ) -> DeclaredDependency<Owner, repeat each Argument, Service> {
+        DeclaredDependency(property, resolver: .sync(self))
     }
 
     /// The container this resolver's resolves look up from, while it is valid.

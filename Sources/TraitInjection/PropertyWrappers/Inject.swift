@@ -56,6 +56,23 @@ public struct Inject<Service> {
             holdsWeakly: false)
     }
 
+    /// Declares a property resolved from a service declared on an app's ``ServiceContainer``:
+    /// `@Inject(\PaymentServices.processor) var processor: PaymentProcessor`.
+    ///
+    /// - Parameters:
+    ///   - property: The declared service's property.
+    ///   - file: Where the property is declared, for errors; leave the default.
+    ///   - line: Where the property is declared, for errors; leave the default.
+    public init<Owner: ServiceContainer>(
+        _ property: any KeyPath<Owner, Registered<Service>> & Sendable,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) {
+        storage = InjectionStorage(
+            InjectionRequest(declaration: "@Inject property", property: property, file: file, line: line),
+            holdsWeakly: false)
+    }
+
     /// Declares a property resolved from the registration of `Service` under `name`.
     ///
     /// - Parameters:

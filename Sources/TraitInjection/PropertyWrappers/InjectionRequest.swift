@@ -26,9 +26,10 @@ struct InjectionRequest<Service>: Sendable {
 
     /// A request for the declared service `property` reads (``RegisteredWith``): resolved from a
     /// container, or through the resolution creating the instance that holds the property.
-    init(
+    /// `Owner` is ``Container``, or an app's ``ServiceContainer``.
+    init<Owner: ServiceContainer>(
         declaration: String,
-        property: any KeyPath<Container, Registered<Service>> & Sendable,
+        property: any KeyPath<Owner, Registered<Service>> & Sendable,
         file: StaticString,
         line: UInt
     ) {
@@ -37,9 +38,9 @@ struct InjectionRequest<Service>: Sendable {
         self.line = line
         resolveService = { resolver throws(ResolutionError) in
             switch resolver {
-            case let resolution as Resolution: try resolution[dynamicMember: property]()
-            case let container as Container: try container[keyPath: property]()
-            default: try Container.shared[keyPath: property]()  // Another `Resolver`: as a first access does.
+            case let resolution as Resolution: try resolution[property]()
+            case let container as Owner: try container[keyPath: property]()
+            default: try Owner.shared[keyPath: property]()  // Another `Resolver`: as a first access does.
             }
         }
     }

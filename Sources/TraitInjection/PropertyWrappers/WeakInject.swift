@@ -48,6 +48,23 @@ public struct WeakInject<Service> {
             holdsWeakly: true)
     }
 
+    /// Declares a property resolved from a service declared on an app's ``ServiceContainer``:
+    /// `@WeakInject(\PaymentServices.processor) var processor: PaymentProcessor?`.
+    ///
+    /// - Parameters:
+    ///   - property: The declared service's property.
+    ///   - file: Where the property is declared, for errors; leave the default.
+    ///   - line: Where the property is declared, for errors; leave the default.
+    public init<Owner: ServiceContainer>(
+        _ property: any KeyPath<Owner, Registered<Service>> & Sendable,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) {
+        storage = InjectionStorage(
+            InjectionRequest(declaration: "@WeakInject property", property: property, file: file, line: line),
+            holdsWeakly: true)
+    }
+
     /// Declares a weak property resolved from the registration of `Service` under `name`.
     ///
     /// - Parameters:

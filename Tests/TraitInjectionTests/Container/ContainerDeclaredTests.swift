@@ -110,7 +110,7 @@ struct ContainerDeclaredTests {
     /// A declared service a factory read from its resolver, kept for after its resolve: written
     /// in the factory, read once the resolve has returned.
     final class Kept: @unchecked Sendable {
-        var value: DeclaredDependency<Declared.Store>?
+        var value: DeclaredDependency<Container, Declared.Store>?
     }
 
     @Test("A declared service resolves its default with nothing registered, once per container in its scope")

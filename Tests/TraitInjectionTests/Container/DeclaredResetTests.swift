@@ -12,7 +12,7 @@ final class ResetStore: Sendable {
 
 /// What an async factory made, keeping what the factory read through its resolver.
 final class HoldsDependency: @unchecked Sendable {
-    var dependency: DeclaredDependency<ResetStore>?
+    var dependency: DeclaredDependency<Container, ResetStore>?
 }
 
 extension Container {

@@ -66,7 +66,8 @@ struct DeclaredServiceLayoutTests {
 
     @Test("A context's factory keeps the declaration's key; an async default keeps its factory")
     func siteFlags() {
-        let site = DeclarationSite(file: "App/Services.swift", line: 12, column: 5, property: "database")
+        let site = DeclarationSite(
+            file: "App/Services.swift", line: 12, column: 5, property: "database", on: Container.self)
         #expect(site.line == 12)
         #expect(site.property.description == "database")
         #expect(site.chosen(by: 3).key == site.key)

@@ -8,17 +8,6 @@ extension Container {
     /// print(graph.mermaid)  // paste into a ```mermaid block
     /// try graph.dot.write(toFile: "graph.dot", atomically: true, encoding: .utf8)  // dot -Tsvg
     /// ```
-    /// The dependency graph with the declared `services` in it, which need not have been used in
-    /// this container yet: their defaults are filed first, as ``verify(including:)`` files them.
-    ///
-    /// ```swift
-    /// print(Container.shared.dependencyGraph(including: \.database, \.profile).mermaid)
-    /// ```
-    public func dependencyGraph(including services: PartialKeyPath<Container>...) -> DependencyGraph {
-        _ = fileDefaults(of: services)
-        return dependencyGraph()
-    }
-
     public func dependencyGraph() -> DependencyGraph {
         let run = dryRun()
         var index: [ObjectIdentifier: Int] = [:]
@@ -63,5 +52,18 @@ extension Container {
             return DependencyGraph.LifetimeEdge(from: from, to: to, problem: problem)
         }
         return DependencyGraph(nodes: nodes, edges: edges, lifetimeEdges: lifetimeEdges, problems: run.problems)
+    }
+}
+
+extension ServiceContainer {
+    /// The dependency graph with the declared `services` in it, which need not have been used in
+    /// this container yet: their defaults are filed first, as ``verify(including:)`` files them.
+    ///
+    /// ```swift
+    /// print(Container.shared.dependencyGraph(including: \.database, \.profile).mermaid)
+    /// ```
+    public func dependencyGraph(including services: PartialKeyPath<Self>...) -> DependencyGraph {
+        _ = fileDefaults(of: services)
+        return container.dependencyGraph()
     }
 }

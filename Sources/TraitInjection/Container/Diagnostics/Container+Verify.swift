@@ -27,29 +27,9 @@ extension Container {
         return report
     }
 
-    /// Checks the declared `services` as well, which need not have been used in this container
-    /// yet: files their defaults (as a first use would; nothing is made and kept), then verifies
-    /// as ``verify()`` does. A ``promised(file:line:column:property:)`` service that nobody
-    /// registered is a problem.
-    ///
-    /// A declared service is a computed property, which the library cannot list: name those to
-    /// check — every service an app declares, in a test — or use them first. ``verify()`` checks
-    /// the declared services used or overridden in this container, and those their factories
-    /// use.
-    ///
-    /// ```swift
-    /// @Test func everyServiceResolves() throws {
-    ///     try Container.shared.verify(including: \.database, \.profile, \.analytics)
-    /// }
-    /// ```
-    ///
-    /// - Parameter services: Properties of declared services (``RegisteredWith``); another key
-    ///   path is a programming error, which stops the program with a message naming it.
-    @discardableResult
-    public func verify(including services: PartialKeyPath<Container>...) throws(VerificationReport)
-        -> VerificationReport
-    {
-        let promises = fileDefaults(of: services)
+    /// ``verify()``, with `promises` (the unkept ones of ``ServiceContainer/verify(including:)``)
+    /// among its problems.
+    func verify(reporting promises: [ResolutionError]) throws(VerificationReport) -> VerificationReport {
         let run = dryRun()
         let report = VerificationReport(
             // A promise found unkept by a dependent's dry run too is reported once, with its path.
@@ -58,19 +38,6 @@ extension Container {
             lifetimeProblems: run.findings.problems, skipped: run.skipped)
         guard report.problems.isEmpty, report.lifetimeProblems.isEmpty else { throw report }
         return report
-    }
-
-    /// Files the defaults of the declared `services` that have no registration here, as their
-    /// first use would; returns the errors of the promised ones nobody registered.
-    func fileDefaults(of services: [PartialKeyPath<Container>]) -> [ResolutionError] {
-        services.compactMap { property in
-            guard let declared = self[keyPath: property] as? any DeclaredService else {
-                preconditionFailure(
-                    "\(property) is not a declared service's property (a RegisteredWith): verify(including:) and dependencyGraph(including:) take those only"
-                )
-            }
-            return declared.fileDefault()
-        }
     }
 
     /// What a synchronous dry run of every visible registration finds.
@@ -126,5 +93,45 @@ extension Container {
             container = current.parent
         }
         return visible
+    }
+}
+
+extension ServiceContainer {
+    /// Checks the declared `services` as well, which need not have been used in this container
+    /// yet: files their defaults (as a first use would; nothing is made and kept), then verifies
+    /// as ``verify()`` does. A ``promised(file:line:column:property:)`` service that nobody
+    /// registered is a problem.
+    ///
+    /// A declared service is a computed property, which the library cannot list: name those to
+    /// check — every service an app declares, in a test — or use them first. ``verify()`` checks
+    /// the declared services used or overridden in this container, and those their factories
+    /// use.
+    ///
+    /// ```swift
+    /// @Test func everyServiceResolves() throws {
+    ///     try Container.shared.verify(including: \.database, \.profile, \.analytics)
+    /// }
+    /// ```
+    ///
+    /// - Parameter services: Properties of declared services (``RegisteredWith``); another key
+    ///   path is a programming error, which stops the program with a message naming it.
+    @discardableResult
+    public func verify(including services: PartialKeyPath<Self>...) throws(VerificationReport)
+        -> VerificationReport
+    {
+        try container.verify(reporting: fileDefaults(of: services))
+    }
+
+    /// Files the defaults of the declared `services` that have no registration here, as their
+    /// first use would; returns the errors of the promised ones nobody registered.
+    func fileDefaults(of services: [PartialKeyPath<Self>]) -> [ResolutionError] {
+        services.compactMap { property in
+            guard let declared = self[keyPath: property] as? any DeclaredService else {
+                preconditionFailure(
+                    "\(property) is not a declared service's property (a RegisteredWith): verify(including:) and dependencyGraph(including:) take those only"
+                )
+            }
+            return declared.fileDefault()
+        }
     }
 }
