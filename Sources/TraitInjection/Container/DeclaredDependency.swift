@@ -27,30 +27,15 @@ public struct DeclaredDependency<Owner: ServiceContainer, each Argument, Service
         self.resolver = resolver
     }
 
-    /// Where the key is read on the short path: a container of the library's own, for a service
-    /// declared on ``Container`` (the comparison is resolved where this is inlined).
-    @inlinable
-    static var declaring: Owner {
-        Owner.self == Container.self ? Container.declaring as! Owner : Owner.shared
-    }
-
-    /// Resolves the service with runtime `arguments`, as part of the factory's resolve: its
-    /// `.graph` instances shared, its cycles reported with their path.
-    ///
-    /// In an async factory, this is a synchronous resolve from the factory's container, as
-    /// `container.resolve` is; `try await r.catalog.resolveAsync()` is part of its resolve.
-    ///
-    /// - Throws: ``ResolutionError`` as ``RegisteredWith/callAsFunction(_:)`` does, or
-    ///   ``ResolutionError/Kind-swift.enum/resolverExpired`` for a resolver kept past its resolve.
+    /// Resolves a service declared on an app's ``ServiceContainer`` with runtime `arguments`, as
+    /// part of the factory's resolve, as `r.database()` does a service declared on
+    /// ``Container``: `try r[\PaymentServices.processor]()`.
     @inlinable
     @inline(__always)
     public func callAsFunction(_ arguments: repeat each Argument) throws(ResolutionError) -> Service {
-        // Inlined into the factory, where `property` is the literal `\.database`: the optimiser
-        // then calls the property's getter in place of applying a key path (about 600
-        // instructions a resolve otherwise, measured), and keeps only the key.
         if case .sync(let resolution) = resolver,
             let found = try resolution.find(
-                Service.self, key: Self.declaring[keyPath: property].declaration.key,
+                Service.self, key: Owner.shared[keyPath: property].declaration.key,
                 arguments: repeat each arguments)
         {
             return found
@@ -116,6 +101,33 @@ public struct DeclaredDependency<Owner: ServiceContainer, each Argument, Service
             }
         guard let lookup else { throw .expired(Service.self, name: nil, arguments: (repeat each Argument).self) }
         return lookup
+    }
+}
+
+extension DeclaredDependency where Owner == Container {
+    /// Resolves the service with runtime `arguments`, as part of the factory's resolve: its
+    /// `.graph` instances shared, its cycles reported with their path.
+    ///
+    /// In an async factory, this is a synchronous resolve from the factory's container, as
+    /// `container.resolve` is; `try await r.catalog.resolveAsync()` is part of its resolve.
+    ///
+    /// - Throws: ``ResolutionError`` as ``RegisteredWith/callAsFunction(_:)`` does, or
+    ///   ``ResolutionError/Kind-swift.enum/resolverExpired`` for a resolver kept past its resolve.
+    @inlinable
+    @inline(__always)
+    public func callAsFunction(_ arguments: repeat each Argument) throws(ResolutionError) -> Service {
+        // Inlined into the factory, where `property` is the literal `\.database`: the optimiser
+        // then calls the property's getter in place of applying a key path (about 600
+        // instructions a resolve otherwise, measured), and keeps only the key. Read on a
+        // container of the library's own: `Container.shared` reads a task-local value.
+        if case .sync(let resolution) = resolver,
+            let found = try resolution.find(
+                Service.self, key: Container.declaring[keyPath: property].declaration.key,
+                arguments: repeat each arguments)
+        {
+            return found
+        }
+        return try resolveFirst(repeat each arguments)
     }
 }
 
