@@ -132,4 +132,67 @@ let report = try Container.shared.verify(including: \.database, \.profile, \.ana
 
 let provided = try Container.shared.analytics()
 precondition(report.problems.isEmpty && provided is ConsoleAnalytics)
+@MainActor
+final class ProfileModel {
+    let profile: ProfileStore
+    let title: String
+    init(profile: ProfileStore, title: String = "Profile") {
+        self.profile = profile
+        self.title = title
+    }
+}
+
+// sample-begin
+extension Container {
+    var profileModel: Registered<ProfileModel> {
+        self { @MainActor r in ProfileModel(profile: try r.profile()) }
+            .onPreview { @MainActor r in ProfileModel(profile: try r.profile(), title: "Preview") }
+    }
+}
+
+let model = try await Container.shared.profileModel.resolveAsync()  // made on the main actor
+// sample-end
+
+precondition(model.title == "Profile" && model.profile.database.path == "app.sqlite")
+let onMain = try Container.shared.profileModel()  // top-level code runs on the main actor
+precondition(onMain !== model)
+let elsewhere = await Task.detached { () -> ResolutionError.Kind? in
+    do {
+        _ = try Container.shared.profileModel()
+        return nil
+    } catch let error as ResolutionError {
+        return error.kind
+    } catch {
+        return nil
+    }
+}.value
+precondition(elsewhere == .needsMainActor)
+
+final class PaymentProcessor: Sendable {}
+
+struct Checkout {
+    let processor: PaymentProcessor
+    let profile: ProfileStore
+}
+
+// sample-begin
+struct PaymentServices: ServiceContainer {
+    static let shared = PaymentServices()
+}
+
+extension PaymentServices {
+    var processor: Registered<PaymentProcessor> {
+        self { _ in PaymentProcessor() }.inScope(.container)
+    }
+    var checkout: Registered<Checkout> {
+        self { r in Checkout(processor: try r[\PaymentServices.processor](), profile: try r.profile()) }
+    }
+}
+
+let checkout = try PaymentServices.shared.checkout()
+// sample-end
+
+let processor = try PaymentServices.shared.processor()
+let sharedDatabase = try Container.shared.database()
+precondition(checkout.processor === processor && checkout.profile.database === sharedDatabase)
 print("Declaring services: ok")

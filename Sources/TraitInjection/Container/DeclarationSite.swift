@@ -1,5 +1,5 @@
 /// Where a service is declared — its file, property, line and column — and which context chose
-/// its default (``RegisteredWith/onTest(_:)``): three words, made on every use of the property
+/// its default (``RegisteredWith/onTest(_:)-((Resolution,Argument)->Service)``): three words, made on every use of the property
 /// (``Declaration``).
 @usableFromInline
 struct DeclarationSite: Sendable {

@@ -238,7 +238,7 @@ public struct RegisteredWith<each Argument, Service> {
 extension RegisteredWith where Service: Sendable, repeat each Argument: Sendable {
     // MARK: Main-actor factories
 
-    /// Uses the main-actor `factory` for the default in a test run, as ``onTest(_:)`` does a
+    /// Uses the main-actor `factory` for the default in a test run, as ``onTest(_:)-((Resolution,Argument)->Service)`` does a
     /// synchronous one: a view model's stand-in.
     @inlinable
     public consuming func onTest(

@@ -113,7 +113,7 @@ extension ServiceContainer {
     /// elsewhere, `try await Container.shared.profileModel.resolveAsync()` runs the factory on
     /// the main actor; a synchronous resolve off the main actor throws
     /// ``ResolutionError/Kind-swift.enum/needsMainActor`` instead of running it there, as for a
-    /// main-actor registration (``register(_:name:file:line:factory:)-(_,_,_,_,(Resolution,Argument)->Service)``).
+    /// main-actor registration (``Container/register(_:name:file:line:factory:)-(_,_,_,_,(Resolution,Argument)->Service)``).
     @inlinable
     public func callAsFunction<Service: Sendable, each Argument: Sendable>(
         file: StaticString = #fileID,

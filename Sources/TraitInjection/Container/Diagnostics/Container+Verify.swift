@@ -99,11 +99,11 @@ extension Container {
 extension ServiceContainer {
     /// Checks the declared `services` as well, which need not have been used in this container
     /// yet: files their defaults (as a first use would; nothing is made and kept), then verifies
-    /// as ``verify()`` does. A ``promised(file:line:column:property:)`` service that nobody
+    /// as ``Container/verify()`` does. A ``promised(file:line:column:property:)`` service that nobody
     /// registered is a problem.
     ///
     /// A declared service is a computed property, which the library cannot list: name those to
-    /// check — every service an app declares, in a test — or use them first. ``verify()`` checks
+    /// check — every service an app declares, in a test — or use them first. ``Container/verify()`` checks
     /// the declared services used or overridden in this container, and those their factories
     /// use.
     ///
