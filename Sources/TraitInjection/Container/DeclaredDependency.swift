@@ -29,21 +29,16 @@ public struct DeclaredDependency<Owner: ServiceContainer, each Argument, Service
 
     /// Resolves a service declared on an app's ``ServiceContainer`` with runtime `arguments`, as
     /// part of the factory's resolve, as `r.database()` does a service declared on
-    /// ``Container``: `try r[\PaymentServices.processor]()`.
-    @inlinable
-    @inline(__always)
+    /// ``Container``: `try r[\PaymentServices.processor]()`. If the type's container is not the
+    /// resolve's, or one of its parents, it is resolved there, as a resolve of its own.
     public func callAsFunction(_ arguments: repeat each Argument) throws(ResolutionError) -> Service {
-        if case .sync(let resolution) = resolver,
-            let found = try resolution.find(
-                Service.self, key: Owner.shared[keyPath: property].declaration.key,
-                arguments: repeat each arguments)
-        {
-            return found
-        }
-        return try resolveFirst(repeat each arguments)
+        // No lookup in the resolve's container first: it may hold the default of a service whose
+        // type keeps it in a child container, filed in that child's root (a review's finding).
+        try resolveFirst(repeat each arguments)
     }
 
-    /// ``callAsFunction(_:)`` where the service is not registered yet, or from an async factory.
+    /// ``callAsFunction(_:)`` where the service is not registered yet, from an async factory, or
+    /// declared on an app's type.
     @usableFromInline
     func resolveFirst(_ arguments: repeat each Argument) throws(ResolutionError) -> Service {
         let lookup = try lookup()

@@ -26,11 +26,17 @@
 /// (``Resolution/subscript(_:)``), and a property wrapper with `@Inject(\PaymentServices.processor)`.
 /// Errors and the trace name such a service by its property alone, `processor (PaymentProcessor)`,
 /// at the file and line of its declaration.
+///
+/// A service is keyed by its declaration's place, as on ``Container``: a declaration in a
+/// protocol's extension, or in a generic type, is one service for every type that uses it —
+/// declare each module's services in an extension of that module's own, non-generic type.
 public protocol ServiceContainer: Sendable {
     /// The instance whose services property wrappers and resolvers' key paths resolve.
     static var shared: Self { get }
 
     /// Where its services are registered, resolved and reset: ``Container/shared`` by default.
+    /// Return the same container on every read (a stored `let`): a new one each time would make
+    /// a new `.container` instance on every resolve and lose each override.
     var container: Container { get }
 }
 

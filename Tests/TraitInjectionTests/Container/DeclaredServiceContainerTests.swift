@@ -32,7 +32,29 @@ extension OwnServices {
     var store: Registered<Declared.Store> { self { _ in Declared.Store("own") }.inScope(.container) }
 }
 
+/// A module's services in a child container of a root of its own.
+final class ChildContainerServices: ServiceContainer {
+    static let shared = ChildContainerServices()
+    static let root = Container()
+    let container = Container(parent: ChildContainerServices.root)
+}
+
+extension ChildContainerServices {
+    var processor: Registered<Declared.Store> { self { _ in Declared.Store("default") } }
+}
+
+/// Modules that share a declaration in a protocol's extension: one service, keyed by its place.
+protocol SharedDeclarations: ServiceContainer {}
+extension SharedDeclarations {
+    var sharedStore: Registered<Declared.Store> { self { _ in Declared.Store("\(Self.self)") }.inScope(.container) }
+}
+struct FirstModule: SharedDeclarations { static let shared = FirstModule() }
+struct SecondModule: SharedDeclarations { static let shared = SecondModule() }
+
 extension Container {
+    var declaredOnChildContainer: Registered<Declared.Store> {
+        self { r in try r[\ChildContainerServices.processor]() }
+    }
     /// An app's service that depends on a module's, kept in that module's container.
     var declaredOnOwn: Registered<Declared.Greeter> {
         self { r in Declared.Greeter(try r[\OwnServices.store]().label) }
@@ -106,6 +128,32 @@ struct DeclaredServiceContainerTests {
         let child = Container(parent: OwnServices.shared.container)
         child.register(Declared.Store.self) { _ in Declared.Store("unused") }
         #expect(try child.declaredOnOwn().text == "own")
+    }
+
+    @Test("A type in a child container: its override wins over the default filed in the child's root (review)")
+    func childContainerOverride() throws {
+        let services = ChildContainerServices.shared
+        let root = ChildContainerServices.root
+        services.processor.register { _ in Declared.Store("stub") }
+        #expect(try root.declaredOnChildContainer().label == "stub")
+        services.processor.reset()
+        // Files the default in the child's root, where declared defaults are kept.
+        #expect(try services.processor().label == "default")
+        services.processor.register { _ in Declared.Store("stub") }
+        #expect(try services.processor().label == "stub")
+        // Resolved from the root, whose lookup holds the default: the type's container decides.
+        #expect(try root.declaredOnChildContainer().label == "stub")
+        #expect(try Container(parent: root).declaredOnChildContainer().label == "stub")
+        services.processor.reset()
+    }
+
+    @Test("A declaration in a protocol's extension is one service for every adopting type, as documented")
+    func protocolExtensionIsOneService() throws {
+        try Container.withShared(Container()) {
+            let first = try FirstModule.shared.sharedStore()
+            #expect(first.label == "FirstModule")
+            #expect(try SecondModule.shared.sharedStore() === first)
+        }
     }
 
     @Test("Async factories resolve its services through the resolver")
