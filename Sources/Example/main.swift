@@ -47,6 +47,9 @@ func runTour() async throws {
     try runContainerTour()
 
     print()
+    try runDeclaredTour()
+
+    print()
     try runInjectTour()
 
     print()
