@@ -120,9 +120,13 @@ public struct AsyncResolution: Sendable {
             throw ResolutionError.expired(Service.self, name: name, arguments: (repeat each Argument).self)
         }
         let values = (repeat each arguments)
-        return try await resolution.resolve.synchronouslyOnMainActor(at: resolution.frame, from: lookup) {
-            @MainActor stack, t throws(ResolutionError) in
-            try Resolution(top: t, in: stack).resolve(Service.self, name: name, arguments: repeat each values)
+        let key = ServiceKey(Service.self, name: name, arguments: (repeat each Argument).self)
+        let made = try await resolution.resolve.synchronouslyOnMainActor(at: resolution.frame, from: lookup) {
+            @MainActor stack, t throws(ResolutionError) -> Service? in
+            if lookup.isReplacedByAsync(key) { return nil }
+            return try Resolution(top: t, in: stack).resolve(Service.self, name: name, arguments: repeat each values)
         }
+        if let made { return made }
+        return try await resolution.resolve(Service.self, key: key, arguments: repeat each arguments)
     }
 }

@@ -219,7 +219,8 @@ extension Declaration {
     /// A binding's factory that runs the main-actor `factory` (a default, or an override): a
     /// resolve on the main actor calls it at once; an async one hops there and resolves the
     /// service as a synchronous part of its resolve, filing the default again if a reset came
-    /// between.
+    /// between — or, if a registration that needs an async resolve replaced it meanwhile,
+    /// resolves that one after the hop.
     ///
     /// Its values cross actors unchecked: `factory` was given to an overload that requires the
     /// service and the arguments to be `Sendable` (the invariant of ``init(mainActor:site:)``),
@@ -244,8 +245,9 @@ extension Declaration {
                 throw ResolutionError.expired(Service.self, name: nil, arguments: (repeat each Argument).self)
             }
             let values = UncheckedBox((repeat each arguments))
-            return try await resolution.resolve.synchronouslyOnMainActor(at: resolution.frame, from: lookup) {
-                @MainActor stack, t throws(ResolutionError) in
+            let made = try await resolution.resolve.synchronouslyOnMainActor(at: resolution.frame, from: lookup) {
+                @MainActor stack, t throws(ResolutionError) -> UncheckedBox<Service?> in
+                if lookup.isReplacedByAsync(declaration.key) { return UncheckedBox(nil) }
                 let resolution = Resolution(top: t, in: stack)
                 let arguments = values.value
                 if let found = try resolution.find(Service.self, key: declaration.key, arguments: repeat each arguments)
@@ -255,6 +257,8 @@ extension Declaration {
                 return UncheckedBox(
                     try declaration.resolveFirst(from: resolution, filingIn: lookup, arguments: repeat each arguments))
             }.value
+            if let made { return made }
+            return try await declaration.resolveAsync(from: lookup, in: resolution, arguments: repeat each arguments)
         }
         return .mainActor(FactoryBox(onMainActor), hop: MainActorHop(hop))
     }

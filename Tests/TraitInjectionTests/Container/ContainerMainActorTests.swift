@@ -1,3 +1,4 @@
+import Foundation
 import TestFixtures
 import Testing
 import TraitInjection
@@ -68,6 +69,26 @@ struct ContainerMainActorTests {
         #expect(await viewModel.title == "Made on the main actor")
         let presenter = try await Task.detached { try await container.resolveAsync(ProfilePresenter.self) }.value
         #expect(await presenter.viewModel.title == "Made on the main actor")
+    }
+
+    @Test("An async registration that replaces a main-actor one while a resolve's hop waits is resolved, not refused")
+    @MainActor
+    func asyncReplacementWhileHopWaits() async throws {
+        let container = container()
+        let task = Task.detached { try await container.resolveAsync(ProfileViewModel.self) }
+        // The main actor stays busy for a moment, so that the task's hop most likely waits for it;
+        // either way the resolve returns an instance of one registration or the other.
+        usleepCompat(100_000)
+        container.register(ProfileViewModel.self) { (_: AsyncResolution) async in
+            await MainActor.run {
+                let viewModel = ProfileViewModel(service: Service())
+                viewModel.title = "async"
+                return viewModel
+            }
+        }
+        let made = try await task.value
+        #expect(["Made on the main actor", "async"].contains(made.title))
+        #expect(try await container.resolveAsync(ProfileViewModel.self).title == "async")
     }
 
     @Test("A main-actor singleton, once made, is handed out anywhere: it is Sendable")

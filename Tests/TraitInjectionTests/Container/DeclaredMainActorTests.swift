@@ -111,6 +111,24 @@ struct DeclaredMainActorTests {
         #expect(restored.title == "Made on the main actor")
     }
 
+    @Test(
+        "An async override registered while a resolve's hop waits for the main actor is resolved, not refused (review)")
+    @MainActor
+    func asyncOverrideWhileHopWaits() async throws {
+        let container = Container()
+        _ = try container.declaredViewModel()  // the default, filed
+        let task = Task.detached { try await container.declaredViewModel.resolveAsync() }
+        // The main actor stays busy for a moment, so that the task's hop most likely waits for it;
+        // either way the resolve returns the default or the override.
+        usleepCompat(100_000)
+        container.declaredViewModel.register { (_: AsyncResolution) async in
+            await MainActor.run { DeclaredViewModel(service: Service(), title: "async") }
+        }
+        let made = try await task.value
+        #expect(["Made on the main actor", "async"].contains(made.title))
+        #expect(try await container.declaredViewModel.resolveAsync().title == "async")
+    }
+
     @Test("A test run's main-actor factory replaces a synchronous default")
     @MainActor
     func testContext() throws {
