@@ -218,9 +218,9 @@ struct Declaration<each Argument, Service>: Sendable {
 extension Declaration {
     /// A binding's factory that runs the main-actor `factory` (a default, or an override): a
     /// resolve on the main actor calls it at once; an async one hops there and resolves the
-    /// service as a synchronous part of its resolve, filing the default again if a reset came
-    /// between — or, if a registration that needs an async resolve replaced it meanwhile,
-    /// resolves that one after the hop.
+    /// service as a synchronous part of its resolve — or, if a reset or a registration that needs
+    /// an async resolve replaced it meanwhile, resolves it after the hop, with the async engine,
+    /// which files the default again if it must.
     ///
     /// Its values cross actors unchecked: `factory` was given to an overload that requires the
     /// service and the arguments to be `Sendable` (the invariant of ``init(mainActor:site:)``),
@@ -250,12 +250,10 @@ extension Declaration {
                 if lookup.isReplacedByAsync(declaration.key) { return UncheckedBox(nil) }
                 let resolution = Resolution(top: t, in: stack)
                 let arguments = values.value
-                if let found = try resolution.find(Service.self, key: declaration.key, arguments: repeat each arguments)
-                {
-                    return UncheckedBox(found)
-                }
+                // Not registered (a reset came between): the async engine files the default after
+                // the hop, which may need an async resolve.
                 return UncheckedBox(
-                    try declaration.resolveFirst(from: resolution, filingIn: lookup, arguments: repeat each arguments))
+                    try resolution.find(Service.self, key: declaration.key, arguments: repeat each arguments))
             }.value
             if let made { return made }
             return try await declaration.resolveAsync(from: lookup, in: resolution, arguments: repeat each arguments)

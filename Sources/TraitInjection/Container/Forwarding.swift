@@ -33,7 +33,7 @@ struct Forwarding<Service, each Argument>: Forwarder {
             } else if target.isMainActor {
                 .mainActor(
                     ForwardingFactory.sync(Service.self, name, targetKey, convert, repeat (each Argument).self),
-                    hop: ForwardingFactory.hop(Service.self, name, convert, repeat (each Argument).self))
+                    hop: ForwardingFactory.hop(Service.self, name, targetKey, convert, repeat (each Argument).self))
             } else {
                 .sync(ForwardingFactory.sync(Service.self, name, targetKey, convert, repeat (each Argument).self))
             }
@@ -127,16 +127,24 @@ private enum ForwardingFactory {
         return AsyncFactoryBox(forward)
     }
 
+    /// The hop of a registration that forwards to a main-actor one: resolves the target, by its
+    /// declared key if it is a declared service's (the type and name alone reach another
+    /// registration, or none).
     static func hop<Target, Forwarded, each Argument>(
         _: Target.Type,
         _ name: String?,
+        _ key: ServiceKey,
         _ convert: @escaping @Sendable (Target) -> Forwarded,
         _: repeat (each Argument).Type
     ) -> any AnyObject & Sendable {
+        let declared = key.isDeclared ? key : nil
         @Sendable func forward(_ r: AsyncResolution, _ arguments: repeat each Argument)
             async throws(ResolutionError) -> Forwarded
         {
-            convert(try await r.resolve(Target.self, name: name, arguments: repeat each arguments))
+            guard let declared else {
+                return convert(try await r.resolve(Target.self, name: name, arguments: repeat each arguments))
+            }
+            return convert(try await r.resolve(Target.self, key: declared, arguments: repeat each arguments))
         }
         return MainActorHop(forward)
     }

@@ -38,6 +38,10 @@ extension Container {
     var declaredPresenter: Registered<DeclaredPresenter> {
         self { r in DeclaredPresenter(viewModel: try await r.declaredViewModel.resolveAsync()) }
     }
+    /// An async default, which tests override with a main-actor factory.
+    var declaredAsyncViewModel: Registered<DeclaredViewModel> {
+        self { _ async in await MainActor.run { DeclaredViewModel(service: Service(), title: "async default") } }
+    }
     /// A synchronous default a test run replaces with a main-actor one.
     var declaredTestViewModel: Registered<DeclaredViewModel> {
         self { _ in throw Declared.Failure() }
@@ -127,6 +131,38 @@ struct DeclaredMainActorTests {
         let made = try await task.value
         #expect(["Made on the main actor", "async"].contains(made.title))
         #expect(try await container.declaredViewModel.resolveAsync().title == "async")
+    }
+
+    @Test(
+        "A main-actor override reset while a resolve's hop waits: the async default is resolved, not refused (review)")
+    @MainActor
+    func resetToAsyncDefaultWhileHopWaits() async throws {
+        let container = Container()
+        container.declaredAsyncViewModel.register { @MainActor _ in
+            DeclaredViewModel(service: Service(), title: "override")
+        }
+        let task = Task.detached { try await container.declaredAsyncViewModel.resolveAsync() }
+        // The main actor stays busy for a moment, so that the task's hop most likely waits for it;
+        // either way the resolve returns the override or the default.
+        usleepCompat(100_000)
+        container.declaredAsyncViewModel.reset()
+        let made = try await task.value
+        #expect(["override", "async default"].contains(made.title))
+        #expect(try await container.declaredAsyncViewModel.resolveAsync().title == "async default")
+    }
+
+    @Test("What a declared main-actor override implements resolves asynchronously, by the declaration's key (review)")
+    func implementsResolvesAsync() async throws {
+        let container = Container()
+        // A registration of the same type by type, which the forward must not reach.
+        container.register(DeclaredViewModel.self) { @MainActor _ in
+            DeclaredViewModel(service: Service(), title: "by type")
+        }
+        container.declaredViewModel.register { @MainActor _ in DeclaredViewModel(service: Service(), title: "declared")
+        }
+        .implements((any AnyObject & Sendable).self) { $0 }
+        let found = try await Task.detached { try await container.resolveAsync((any AnyObject & Sendable).self) }.value
+        #expect((found as? DeclaredViewModel)?.title == "declared")
     }
 
     @Test("A test run's main-actor factory replaces a synchronous default")
