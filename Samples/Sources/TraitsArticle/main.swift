@@ -67,7 +67,32 @@ func observingTraits() {
     precondition(changes.withLock { $0 } == 1 && shop.pet.name == "Bubba")
 }
 
+@MainActor
+func observingAViewModel() {
+    PetInjector.defaultPet = Pet(name: "Rover", species: "Dog")  // as the sample's comment says
+    let changes = Mutex(0)
+    // sample-begin
+    let model = PetShopModel()
+    withObservationTracking {
+        print(model.pet.name)  // Rover
+    } onChange: {
+        print("The model's pet is changing")
+    }
+    model.pet.name = "Coco"  // The model's pet is changing
+    // sample-end
+    withObservationTracking {
+        _ = model.pet
+    } onChange: {
+        changes.withLock { $0 += 1 }
+    }
+    model.title = "Tomorrow's pet"
+    precondition(changes.withLock { $0 } == 0, "only a set of model.pet fires its observers")
+    model.pet = Pet(name: "Tom", species: "Cat")
+    precondition(changes.withLock { $0 } == 1 && model.pet.name == "Tom")
+}
+
 storedOnFirstRead()
 copiesDiverge()
 defaultPerCopy()
 observingTraits()
+observingAViewModel()
