@@ -22,3 +22,21 @@ final class PetShopModel {
 // compile ("conformance crosses into main actor-isolated code").
 extension PetShopModel: @MainActor PetInjected {}
 // sample-end
+
+// A trait written by hand through the string-named API, on an object: it takes the object.
+// sample-begin
+protocol NicknameInjected: Injected {}
+
+extension NicknameInjected where Self: AnyObject {
+    var nickname: String {
+        get { Injectable.get(traitName: "nickname", forObject: self, orDefaultTo: "") }
+        nonmutating set { Injectable.set(traitName: "nickname", forObject: self, to: newValue) }
+    }
+}
+// sample-end
+
+/// A shop whose only trait is string-named.
+@Observable
+final class Kennel: NicknameInjected {
+    @ObservationIgnored var injectableIdentifier = InjectableIdentifier()
+}

@@ -91,8 +91,21 @@ func observingAViewModel() {
     precondition(changes.withLock { $0 } == 1 && model.pet.name == "Tom")
 }
 
+func observingStringNamedTraits() {
+    let kennel = Kennel()
+    let changes = Mutex(0)
+    withObservationTracking {
+        _ = kennel.nickname
+    } onChange: {
+        changes.withLock { $0 += 1 }
+    }
+    kennel.nickname = "Barkley's"
+    precondition(changes.withLock { $0 } == 1 && kennel.nickname == "Barkley's", "a string-named set fires")
+}
+
 storedOnFirstRead()
 copiesDiverge()
 defaultPerCopy()
 observingTraits()
 observingAViewModel()
+observingStringNamedTraits()

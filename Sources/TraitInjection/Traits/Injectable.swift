@@ -24,10 +24,23 @@
 ///
 /// All members are safe to call from any thread. For a faster, typo-proof path, see ``TraitKey``.
 ///
-/// On an `@Observable` class, these reads are accesses, and the sets changes its observers see,
-/// once the object has read a trait through a typed key or a generated trait: the identifier
-/// alone does not tell whether its object is `Observable`. Set an object's traits with
-/// ``set(traitName:forObject:to:)`` (the *Traits* article, *Observing traits*).
+/// A class's traits take the object itself, `forObject: self`: every reference to it shares one
+/// identifier, never replaced, so the setter can be `nonmutating`; and on an `@Observable` class
+/// each read is an access and each set a change its observers see (the *Traits* article,
+/// *Observing traits*):
+///
+/// ```swift
+/// extension NicknameInjected where Self: AnyObject {
+///     var nickname: String {
+///         get { Injectable.get(traitName: "nickname", forObject: self, orDefaultTo: "") }
+///         nonmutating set { Injectable.set(traitName: "nickname", forObject: self, to: newValue) }
+///     }
+/// }
+/// ```
+///
+/// The forms that take only an identifier cannot tell whether its object is `Observable`: their
+/// reads are accesses only once the object has read a trait through a typed key, a generated
+/// trait or the forms that take it.
 public enum Injectable {
     /// The trait `traitName` of type `T` stored for `identifier`, or `nil` if there is none.
     ///
@@ -68,7 +81,7 @@ public enum Injectable {
     ///
     /// If `identifier` is shared with copies of a struct, it is first replaced by a fresh
     /// identifier holding a copy of all its traits, so the copies keep their values. For an
-    /// object, use ``set(traitName:forObject:to:)``.
+    /// object, use ``set(traitName:forObject:to:)-(_,Object,_)``.
     ///
     /// - Parameters:
     ///   - traitName: The trait's name.
@@ -88,16 +101,9 @@ public enum Injectable {
     /// The identifier is taken as it is, not `inout`, and never replaced: every reference to the
     /// object sees the new value, on any thread, and the object's property is not written. So a
     /// class's string-named property can have a `nonmutating set`, and an `@Observable` class's
-    /// observers, which this set fires, can read the object:
-    ///
-    /// ```swift
-    /// extension NicknameInjected where Self: AnyObject {
-    ///     var nickname: String {
-    ///         get { Injectable.get(traitName: "nickname", for: injectableIdentifier, orDefaultTo: "") }
-    ///         nonmutating set { Injectable.set(traitName: "nickname", forObject: injectableIdentifier, to: newValue) }
-    ///     }
-    /// }
-    /// ```
+    /// observers, which this set fires, can read the object. Where you have the object, pass it
+    /// (``set(traitName:forObject:to:)-(_,Object,_)``): reads through the identifier alone
+    /// are accesses its observers see only once the object is known to be `Observable`.
     ///
     /// (With ``set(traitName:for:to:)``, the set is a write to the object's `injectableIdentifier`
     /// for its whole length, and an observer that reads the object meanwhile breaks Swift's
@@ -115,6 +121,80 @@ public enum Injectable {
         } else {
             TraitStore.setValue(value, under: .named(traitName, T.self), forShared: identifier)
         }
+    }
+
+    // MARK: An object's traits
+
+    /// The trait `traitName` of type `T` stored for `object`, or `nil` if there is none.
+    ///
+    /// As ``get(traitName:for:)``, for a class instance: on an `@Observable` class, the read is an
+    /// access its observers track, whatever the object read before.
+    ///
+    /// - Parameters:
+    ///   - traitName: The trait's name.
+    ///   - object: The instance, usually `self`.
+    /// - Returns: The stored value, or `nil` if this object has no `T` trait of that name.
+    @inlinable
+    public static func get<T: Sendable, Object: Injected & AnyObject>(
+        traitName: String,
+        forObject object: Object
+    ) -> T? {
+        let identifier = object.injectableIdentifier
+        let key = TraitSlotKey.named(traitName, T.self)
+        if let stored = TraitStore.value(of: key, as: T.self, for: identifier, learning: { .of(object) }) {
+            return stored
+        }
+        return storedOptional(traitName: traitName, for: identifier)
+    }
+
+    /// The trait `traitName` of type `T` for `object`, storing `value` on the first read.
+    ///
+    /// As ``get(traitName:for:orDefaultTo:)``, for a class instance: on an `@Observable` class,
+    /// the read is an access its observers track, whatever the object read before.
+    ///
+    /// ```swift
+    /// var nickname: String {
+    ///     get { Injectable.get(traitName: "nickname", forObject: self, orDefaultTo: "") }
+    ///     nonmutating set { Injectable.set(traitName: "nickname", forObject: self, to: newValue) }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - traitName: The trait's name.
+    ///   - object: The instance, usually `self`.
+    ///   - value: The default; evaluated only when the trait is not stored yet.
+    /// - Returns: The stored value.
+    @inlinable
+    public static func get<T: Sendable, Object: Injected & AnyObject>(
+        traitName: String,
+        forObject object: Object,
+        orDefaultTo value: @autoclosure () -> T
+    ) -> T {
+        let identifier = object.injectableIdentifier
+        let key = TraitSlotKey.named(traitName, T.self)
+        if let stored = TraitStore.value(of: key, as: T.self, for: identifier, learning: { .of(object) }) {
+            return stored
+        }
+        return storeDefault(traitName: traitName, for: identifier, value)
+    }
+
+    /// Sets the trait `traitName` of type `T` for `object`: every reference to it sees the new
+    /// value, on any thread, and on an `@Observable` class its observers of this trait fire once.
+    ///
+    /// As ``set(traitName:forObject:to:)-(_,InjectableIdentifier,_)`` with `object.injectableIdentifier`: the object's
+    /// property is not written, so the setter can be `nonmutating`.
+    ///
+    /// - Parameters:
+    ///   - traitName: The trait's name.
+    ///   - object: The instance, usually `self`.
+    ///   - value: The new value; `nil` (for an optional `T`) removes the trait.
+    @inlinable
+    public static func set<T: Sendable, Object: Injected & AnyObject>(
+        traitName: String,
+        forObject object: Object,
+        to value: T
+    ) {
+        set(traitName: traitName, forObject: object.injectableIdentifier, to: value)
     }
 
     /// Releases the values of instances that no longer exist: there are none to release.

@@ -43,6 +43,18 @@ struct TraitEntries {
         return unsafeDowncast(entries[index].box, to: TraitBox<Value>.self).value
     }
 
+    /// The value at `index`, which must have been stored as a `Value`.
+    @inlinable
+    func value<Value>(at index: Int, as _: Value.Type) -> Value {
+        unsafeDowncast(entries[index].box, to: TraitBox<Value>.self).value
+    }
+
+    /// Adds `value` under `key`, which has no entry.
+    @inlinable
+    mutating func append<Value>(_ value: Value, under key: TraitSlotKey) {
+        entries.append(Entry(key: key, box: TraitBox(value)))
+    }
+
     /// Stores `value` under `key`. A cell that no sibling shares is updated in place, with the old
     /// value swapped into `value` for the caller to release outside the lock; a shared cell is
     /// replaced and handed back for the same reason.

@@ -76,22 +76,22 @@ enum TraitStore {
         under key: TraitSlotKey,
         for identifier: InjectableIdentifier
     ) -> Value {
-        var candidate = value
         // The result comes back through `result` rather than as a `(Value, Bool)`, whose generic
         // tuple metadata the runtime would look up on every first read.
         var result = value
         let added = identifier.slot.withLock { entries -> Bool in
-            // Another thread may have stored a value since our read: theirs wins.
-            if let stored = entries.value(of: key, as: Value.self) {
-                // Releases `result`'s copy of the default, never its last: `candidate` holds one.
-                result = stored
+            // Another thread may have stored a value since our read: theirs wins. (Checked by
+            // index, not by `value(of:as:)`, whose `Value?` result the runtime would look up.)
+            if let index = entries.index(of: key) {
+                // Releases `result`'s copy of the default, never its last: the caller's `value`
+                // holds one, released outside the lock.
+                result = entries.value(at: index, as: Value.self)
                 return false
             }
-            return entries.store(&candidate, under: key).added
+            entries.append(value, under: key)
+            return true
         }
         if added { adjustCount(by: 1) }
-        // On a lost race, `candidate` (our unused default) is released here, outside the lock.
-        withExtendedLifetime(candidate) {}
         return result
     }
 

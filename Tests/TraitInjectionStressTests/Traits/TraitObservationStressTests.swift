@@ -24,6 +24,47 @@ final class ObservedKennel: Injected, @unchecked Sendable {
     }
 }
 
+/// An `@Observable` class per `Tag`, with a string-named trait read through the object forms.
+@Observable
+final class ObservedTag<Tag>: Injected {
+    @ObservationIgnored var injectableIdentifier = InjectableIdentifier()
+
+    var label: String {
+        get { Injectable.get(traitName: "label", forObject: self, orDefaultTo: "") }
+        set { Injectable.set(traitName: "label", forObject: self, to: newValue) }
+    }
+}
+
+/// A class per `Tag` that is not `Observable`, with the same trait.
+final class PlainTag<Tag>: Injected {
+    var injectableIdentifier = InjectableIdentifier()
+
+    var label: String {
+        get { Injectable.get(traitName: "label", forObject: self, orDefaultTo: "") }
+        set { Injectable.set(traitName: "label", forObject: self, to: newValue) }
+    }
+}
+
+/// Over `depth` classes of each kind (`Tag`, `[Tag]`, …), the number of fresh objects whose set
+/// of a trait read first fired their tracking, observed and plain.
+func firstReadFirings<Tag>(_: Tag.Type, depth: Int) -> (observed: Int, plain: Int) {
+    guard depth > 0 else { return (0, 0) }
+    func fired(_ read: () -> Void, _ set: () -> Void) -> Int {
+        let count = DeinitCounter()
+        withObservationTracking(read) { count.increment() }
+        set()
+        return count.count
+    }
+    let observed = ObservedTag<Tag>()
+    let plain = PlainTag<Tag>()
+    let here = (
+        fired({ _ = observed.label }, { observed.label = "a" }),
+        fired({ _ = plain.label }, { plain.label = "a" })
+    )
+    let deeper = firstReadFirings([Tag].self, depth: depth - 1)
+    return (here.0 + deeper.observed, here.1 + deeper.plain)
+}
+
 extension TraitStoreStress {
     @Suite("Traits: observed objects set from several threads")
     struct TraitObservationStressTests {
@@ -70,6 +111,24 @@ extension TraitStoreStress {
                 #expect(kennel.toy == "\(thread)-999")
                 #expect(kennel.snack == "biscuit")
             }
+        }
+
+        @Test("Stress: first reads of many classes at once on several threads tell each class's observability right")
+        func firstReadsOfManyClassesAtOnce() {
+            // 100 classes of each kind, more than the table has cells, first seen on 4 threads
+            // at once, the odd threads one class ahead: shared cells are written as they are read.
+            let results = Mutex<[(observed: Int, plain: Int)]>([])
+            DispatchQueue.concurrentPerform(iterations: 4) { thread in
+                for _ in 0..<20 {
+                    let result =
+                        thread.isMultiple(of: 2)
+                        ? firstReadFirings(Int.self, depth: 100) : firstReadFirings([Int].self, depth: 100)
+                    results.withLock { $0.append(result) }
+                }
+            }
+            let all = results.withLock { $0 }
+            #expect(all.count == 80)
+            #expect(all.allSatisfy { $0.observed == 100 && $0.plain == 0 })
         }
 
         @Test("Stress: string-named sets of an object race typed sets and reads, and lose nothing")

@@ -62,6 +62,63 @@ extension ObservedPetInjected where Self: AnyObject {
     }
 }
 
+/// A trait written by hand with the string-named API's object forms, `forObject: self`.
+protocol BadgeInjected: Injected {}
+
+extension BadgeInjected where Self: AnyObject {
+    var badge: String {
+        get { Injectable.get(traitName: "badge", forObject: self, orDefaultTo: "none") }
+        nonmutating set { Injectable.set(traitName: "badge", forObject: self, to: newValue) }
+    }
+
+    /// An optional string-named trait: `nil` removes it.
+    var motto: String? {
+        get { Injectable.get(traitName: "motto", forObject: self) }
+        nonmutating set { Injectable.set(traitName: "motto", forObject: self, to: newValue) }
+    }
+}
+
+/// An `@Observable` class whose only traits are string-named: nothing reads a typed key.
+@Observable
+final class BadgedModel: BadgeInjected {
+    @ObservationIgnored var injectableIdentifier = InjectableIdentifier()
+    var name = "Joe"
+}
+
+/// A class that is not `Observable`, with the same string-named traits.
+class PlainBadged: BadgeInjected {
+    var injectableIdentifier = InjectableIdentifier()
+}
+
+/// An `@Observable` subclass of a class that is not: its objects are observed, its base's not.
+@Observable
+final class ObservedBadged: PlainBadged {}
+
+/// A class that is `Observable`, one per `Tag`: many classes, for the table of which are.
+@Observable
+final class ObservedTagged<Tag>: BadgeInjected {
+    @ObservationIgnored var injectableIdentifier = InjectableIdentifier()
+}
+
+/// A class that is not, one per `Tag`.
+final class PlainTagged<Tag>: BadgeInjected {
+    var injectableIdentifier = InjectableIdentifier()
+}
+
+/// For `depth` types `[Tag]`, `[[Tag]]`, …: how many fresh `ObservedTagged` objects fire on a
+/// set of their badge read first, and how many `PlainTagged` ones.
+func firingsOfTaggedModels<Tag>(_: Tag.Type, depth: Int) -> (observed: Int, plain: Int) {
+    guard depth > 0 else { return (0, 0) }
+    let observed = ObservedTagged<Tag>()
+    let plain = PlainTagged<Tag>()
+    let here = (
+        firings(of: { _ = observed.badge }, during: { observed.badge = "a" }),
+        firings(of: { _ = plain.badge }, during: { plain.badge = "a" })
+    )
+    let deeper = firingsOfTaggedModels([Tag].self, depth: depth - 1)
+    return (here.0 + deeper.observed, here.1 + deeper.plain)
+}
+
 @Observable
 final class ObservedModel: ObservedPetInjected, @unchecked Sendable {
     // `@unchecked Sendable`: the tests set traits from other threads, which the library makes safe;
@@ -183,13 +240,62 @@ struct TraitObservationTests {
         #expect(title() == nil)
     }
 
-    @Test("String-named reads are accesses only once the object has read a trait through a typed key")
-    func stringAPIReadsBeforeATypedRead() {
+    @Test("An object with string-named traits only: the object forms' first read is observed, and each set fires")
+    func stringNamedTraitsOnlyObject() {
+        let model = BadgedModel()
+        #expect(firings(of: { _ = model.badge }, during: { model.badge = "gold" }) == 1)
+        #expect(model.badge == "gold")
+        #expect(firings(of: { _ = model.badge }, during: { model.name = "Bob" }) == 0)
+        #expect(firings(of: { _ = model.name }, during: { model.badge = "silver" }) == 0)
+        // Only that object's observers.
+        let other = BadgedModel()
+        #expect(firings(of: { _ = other.badge }, during: { model.badge = "bronze" }) == 0)
+        // An optional trait, read first as `nil`: setting it, and removing it, fire once each.
+        let fresh = BadgedModel()
+        #expect(firings(of: { _ = fresh.motto }, during: { fresh.motto = "Sit" }) == 1)
+        #expect(firings(of: { _ = fresh.motto }, during: { fresh.motto = nil }) == 1)
+        #expect(firings(of: { _ = fresh.motto }, during: { fresh.motto = nil }) == 0)
+        #expect(fresh.motto == nil)
+    }
+
+    @Test("A string-named trait read before any typed one is observed through the object forms")
+    func stringNamedReadBeforeATypedRead() {
+        let model = ObservedModel()
+        let badge = { Injectable.get(traitName: "badge", forObject: model, orDefaultTo: "none") }
+        #expect(
+            firings(
+                of: { _ = badge() },
+                during: { Injectable.set(traitName: "badge", forObject: model, to: "gold") }) == 1)
+        // The string-named read taught the slot: the typed trait read next is observed too.
+        #expect(firings(of: { _ = model.pet }, during: { model.pet.name = "Coco" }) == 1)
+        // And a read through the identifier alone, now that the object is known.
+        #expect(firings(of: { _ = model.nickname }, during: { model.nickname = "Jo" }) == 1)
+        #expect(badge() == "gold")
+    }
+
+    @Test("Reads through the identifier alone are accesses only once the object is known to be Observable")
+    func identifierFormsBeforeTheObjectIsKnown() {
         let model = ObservedModel()
         // The identifier alone does not tell whether its object is `Observable`.
         #expect(firings(of: { _ = model.nickname }, during: { model.nickname = "Jo" }) == 0)
         _ = model.pet
         #expect(firings(of: { _ = model.nickname }, during: { model.nickname = "Joey" }) == 1)
+    }
+
+    @Test("Which classes are Observable is told per class: subclasses, and more classes than the table has cells")
+    func observableClassesPerClass() {
+        let base = PlainBadged()
+        #expect(firings(of: { _ = base.badge }, during: { base.badge = "a" }) == 0)
+        let observed = ObservedBadged()
+        #expect(firings(of: { _ = observed.badge }, during: { observed.badge = "a" }) == 1)
+        let baseAgain = PlainBadged()
+        #expect(firings(of: { _ = baseAgain.badge }, during: { baseAgain.badge = "a" }) == 0)
+        // 2 × 150 classes, first seen in turn: cells are shared, and each answer stays right.
+        for _ in 0..<2 {
+            let (observedFirings, plainFirings) = firingsOfTaggedModels(Int.self, depth: 150)
+            #expect(observedFirings == 150)
+            #expect(plainFirings == 0)
+        }
     }
 
     @Test("An observer that reads the object and tracks it again sees every string-named and typed set")
