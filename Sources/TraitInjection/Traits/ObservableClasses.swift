@@ -26,8 +26,10 @@ enum ObservableClasses {
     /// Whether `type`, a class, is `Observable`.
     static func contains(_ type: Any.Type) -> Bool {
         let address = UInt(bitPattern: ObjectIdentifier(type))
-        // Fibonacci hashing: the top 6 bits of the address times 2^64 / φ.
-        let cell = cells[Int(truncatingIfNeeded: (address &* 0x9E37_79B9_7F4A_7C15) >> 58)]
+        // Fibonacci hashing: the top 6 bits of the address times 2^64 / φ (on a 32-bit target,
+        // its low half, an odd multiplier all the same).
+        let golden = UInt(truncatingIfNeeded: 0x9E37_79B9_7F4A_7C15 as UInt64)
+        let cell = cells[Int(truncatingIfNeeded: (address &* golden) >> (UInt.bitWidth - 6))]
         let word = cell.word.load(ordering: .relaxed)
         if word & ~1 == address { return word & 1 == 1 }
         let observable = type is any Observable.Type

@@ -92,6 +92,9 @@ enum TraitStore {
             return true
         }
         if added { adjustCount(by: 1) }
+        // `value` outlives the lock, so that losing the race never releases the last copy of a
+        // default (whose `deinit` may come back to this slot) under it.
+        withExtendedLifetime(value) {}
         return result
     }
 

@@ -1,0 +1,64 @@
+#!/bin/bash
+# Build cost: a clean build of the same one-service app on TraitInjection, Swinject 2.10.0 and
+# Factory 3.2.2, side by side in one run, release and debug; prints each time (best of
+# `ROUNDS`, 2 by default) and each library's time divided by Swinject's.
+#
+#   Benchmarks/BuildCost/run.sh [ROUNDS]
+#
+# Each app is copied to a scratch folder and its packages resolved first, so that what is timed
+# is `swift build` after `swift package clean`: compiling the library and the app, and linking.
+# The rounds are interleaved (TraitInjection, Swinject, Factory, then again), so that a busy
+# machine weighs on each alike. Factory is the copy beside this repository
+# (`../shared/vendor/Factory`); without it, its column is left out.
+set -euo pipefail
+
+rounds=${1:-2}
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+factory=$(cd "$root/../shared/vendor/Factory" 2>/dev/null && pwd || true)
+scratch=$(mktemp -d /tmp/build-cost.XXXXXX)
+trap 'rm -rf "$scratch"' EXIT
+
+libraries=(TraitInjection Swinject)
+[ -n "$factory" ] && libraries+=(Factory)
+
+for library in "${libraries[@]}"; do
+    mkdir -p "$scratch/App-$library/Sources/App"
+    cp "$here/Apps/$library.swift" "$scratch/App-$library/Sources/App/main.swift"
+    sed -e "s|@ROOT@|$root|" -e "s|@FACTORY@|$factory|" "$here/Apps/$library.Package.swift" \
+        > "$scratch/App-$library/Package.swift"
+    (cd "$scratch/App-$library" && swift package resolve >/dev/null)
+done
+
+# The seconds a clean `swift build -c $1` of the app in $2 takes.
+build_seconds() {
+    (cd "$2" && swift package clean && start=$(date +%s.%N) \
+        && swift build -c "$1" >/dev/null \
+        && end=$(date +%s.%N) && echo "$end - $start" | bc)
+}
+
+declare -A best
+for configuration in release debug; do
+    for _ in $(seq "$rounds"); do
+        for library in "${libraries[@]}"; do
+            seconds=$(build_seconds "$configuration" "$scratch/App-$library")
+            key="$configuration/$library"
+            if [ -z "${best[$key]:-}" ] || [ "$(echo "$seconds < ${best[$key]}" | bc)" = 1 ]; then
+                best[$key]=$seconds
+            fi
+        done
+    done
+done
+
+printf '%-8s' "build"
+for library in "${libraries[@]}"; do printf ' %16s' "$library"; done
+printf ' %s\n' "(seconds, best of $rounds; ÷ Swinject)"
+for configuration in release debug; do
+    printf '%-8s' "$configuration"
+    for library in "${libraries[@]}"; do
+        seconds=${best[$configuration/$library]}
+        ratio=$(echo "scale=2; $seconds / ${best[$configuration/Swinject]}" | bc)
+        printf ' %16s' "$(printf '%.2f s %.2f×' "$seconds" "$ratio")"
+    done
+    printf '\n'
+done
