@@ -34,7 +34,7 @@ done
 build_seconds() {
     (cd "$2" && swift package clean && start=$(date +%s.%N) \
         && swift build -c "$1" >/dev/null \
-        && end=$(date +%s.%N) && echo "$end - $start" | bc)
+        && end=$(date +%s.%N) && awk -v s="$start" -v e="$end" 'BEGIN { printf "%.2f", e - s }')
 }
 
 declare -A best
@@ -43,7 +43,7 @@ for configuration in release debug; do
         for library in "${libraries[@]}"; do
             seconds=$(build_seconds "$configuration" "$scratch/App-$library")
             key="$configuration/$library"
-            if [ -z "${best[$key]:-}" ] || [ "$(echo "$seconds < ${best[$key]}" | bc)" = 1 ]; then
+            if [ -z "${best[$key]:-}" ] || awk -v a="$seconds" -v b="${best[$key]}" 'BEGIN { exit !(a < b) }'; then
                 best[$key]=$seconds
             fi
         done
@@ -57,8 +57,7 @@ for configuration in release debug; do
     printf '%-8s' "$configuration"
     for library in "${libraries[@]}"; do
         seconds=${best[$configuration/$library]}
-        ratio=$(echo "scale=2; $seconds / ${best[$configuration/Swinject]}" | bc)
-        printf ' %16s' "$(printf '%.2f s %.2f×' "$seconds" "$ratio")"
+        printf ' %16s' "$(awk -v s="$seconds" -v b="${best[$configuration/Swinject]}" 'BEGIN { printf "%.2f s %.2f×", s, s / b }')"
     done
     printf '\n'
 done

@@ -55,7 +55,8 @@ printf '%-8s %12s %12s %8s\n' "read" "$base" "this" "ratio"
 for row in plain struct string; do
     before=$(instructions "$scratch/base/.build/release/FirstRead" "$row")
     after=$(instructions "$scratch/head/.build/release/FirstRead" "$row")
-    printf '%-8s %12s %12s %8.2f\n' "$row" "$before instr" "$after instr" "$(echo "scale=4; $after / $before" | bc)"
+    printf '%-8s %12s %12s %8s\n' "$row" "$before instr" "$after instr" \
+        "$(awk -v a="$after" -v b="$before" 'BEGIN { printf "%.2f", a / b }')"
 done
 
 for _ in $(seq 8); do
