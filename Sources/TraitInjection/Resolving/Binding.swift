@@ -57,7 +57,9 @@ final class Binding: Sendable {
     /// Whether it stands in the entry of an unregistered key (``standIn()``).
     let isStandIn: Bool
 
-    init<Service>(
+    /// A binding of `Service`: the few parts that need its type, made here, around the erased
+    /// initialiser that sets everything else, so that the type's specialisations stay small.
+    convenience init<Service>(
         _: Service.Type,
         description: ServiceDescription,
         location: String,
@@ -68,8 +70,42 @@ final class Binding: Sendable {
         reinitializeStrategy: ReinitializeStrategy,
         autoInjects: Bool,
         forwarding: ServiceKey? = nil,
-        declared: (key: ServiceKey, isDefault: Bool)? = nil,
-        isStandIn: Bool = false
+        declared: (key: ServiceKey, isDefault: Bool)? = nil
+    ) {
+        let verify: @Sendable (Resolution) throws(ResolutionError) -> Void
+        let verifyAsync: @Sendable (AsyncResolution) async throws(ResolutionError) -> Void
+        if let key = declared?.key {
+            verify = { r throws(ResolutionError) in _ = try r.find(Service.self, key: key) }
+            verifyAsync = { r throws(ResolutionError) in _ = try await r.resolve(Service.self, key: key) }
+        } else {
+            let name = description.name
+            verify = { r throws(ResolutionError) in _ = try r.resolve(Service.self, name: name) }
+            verifyAsync = { r throws(ResolutionError) in _ = try await r.resolve(Service.self, name: name) }
+        }
+        self.init(
+            description: description, location: location, assembly: assembly, scope: scope, factory: factory,
+            completions: completions, reinitializeStrategy: reinitializeStrategy, autoInjects: autoInjects,
+            forwarding: forwarding, isDeclaredDefault: declared?.isDefault ?? false,
+            isOptional: _isOptional(Service.self), keep: { instance in scope.keep(instance, as: Service.self) },
+            verify: verify, verifyAsync: verifyAsync, isStandIn: false)
+    }
+
+    private init(
+        description: ServiceDescription,
+        location: String,
+        assembly: String?,
+        scope: ScopeKind,
+        factory: Factory,
+        completions: [Completion],
+        reinitializeStrategy: ReinitializeStrategy,
+        autoInjects: Bool,
+        forwarding: ServiceKey?,
+        isDeclaredDefault: Bool,
+        isOptional: Bool,
+        keep: @escaping @Sendable (Any) -> KeptState,
+        verify: @escaping @Sendable (Resolution) throws(ResolutionError) -> Void,
+        verifyAsync: @escaping @Sendable (AsyncResolution) async throws(ResolutionError) -> Void,
+        isStandIn: Bool
     ) {
         self.isStandIn = isStandIn
         self.forwarding = forwarding
@@ -85,7 +121,7 @@ final class Binding: Sendable {
         case .mainActor(let box, let hop): (syncBox, asyncBox, isMainActor) = (box, hop, true)
         }
         isShared = scope.isShared
-        isOptional = _isOptional(Service.self)
+        self.isOptional = isOptional
         takesArguments = !description.arguments.isEmpty
         isGraph = scope == .graph
         self.completions = completions
@@ -96,16 +132,10 @@ final class Binding: Sendable {
                 completions.contains { if case .async = $0 { true } else { false } }
             }
         isPlain = !isShared && !needsAsyncResolve && !isMainActor && !isStandIn
-        keep = { instance in scope.keep(instance, as: Service.self) }
-        isDeclaredDefault = declared?.isDefault ?? false
-        if let key = declared?.key {
-            verify = { r throws(ResolutionError) in _ = try r.find(Service.self, key: key) }
-            verifyAsync = { r throws(ResolutionError) in _ = try await r.resolve(Service.self, key: key) }
-        } else {
-            let name = description.name
-            verify = { r throws(ResolutionError) in _ = try r.resolve(Service.self, name: name) }
-            verifyAsync = { r throws(ResolutionError) in _ = try await r.resolve(Service.self, name: name) }
-        }
+        self.keep = keep
+        self.verify = verify
+        self.verifyAsync = verifyAsync
+        self.isDeclaredDefault = isDeclaredDefault
     }
 
     /// What takes this binding's place in its entry when its key is unregistered
@@ -122,10 +152,14 @@ final class Binding: Sendable {
     /// stand-in finds the entry unfiled, or holding a new binding, when it looks again: the
     /// look-again loops (``Declaration/resolveFirst(from:filingIn:arguments:)``) do not spin on one.
     func standIn() -> Binding {
+        // Built by the erased initialiser: the typed one, with `Never`, specialised the async
+        // resolve its verifying closure calls (about 13 KB of code that no stand-in runs). A
+        // stand-in is transient (it keeps nothing) and never verified (``visibleBindings()``).
         Binding(
-            Never.self, description: description, location: location, assembly: assembly, scope: .transient,
+            description: description, location: location, assembly: assembly, scope: .transient,
             factory: .sync(StandInFactory()), completions: [], reinitializeStrategy: .reCreate, autoInjects: false,
-            isStandIn: true)
+            forwarding: nil, isDeclaredDefault: false, isOptional: false, keep: { _ in .empty },
+            verify: { _ throws(ResolutionError) in }, verifyAsync: { _ throws(ResolutionError) in }, isStandIn: true)
     }
 
     /// Whether a top-level resolve of it takes the short path (``ResolveStack/makeTop``): it keeps
