@@ -3,8 +3,8 @@ import Observation
 /// Whether a slot's object takes part in Observation: kept in the slot's header, and read and
 /// changed only under its lock, with the trait a read or a write is for.
 ///
-/// A struct's slot stays `unknown`: structs never ask, and the string-named API, which has only
-/// the identifier, never changes it. A slot that is not `unknown` is an object's, and its
+/// A struct's slot stays `unknown`: structs never ask, and the string-named API's forms that take
+/// only the identifier never change it. A slot that is not `unknown` is an object's, and its
 /// identifier is never replaced (``TraitStore/copy(of:setting:under:)``), so these are one
 /// object's for the slot's life.
 ///
@@ -16,7 +16,7 @@ import Observation
 /// observers of another, nor those of another object's.
 @usableFromInline
 enum TraitObservers {
-    /// Not known yet: a struct's slot, or an object's before its first typed trait read.
+    /// Not known yet: a struct's slot, or an object's before its first read that has the object.
     case unknown
     /// An object that is not `Observable`.
     case unobservable

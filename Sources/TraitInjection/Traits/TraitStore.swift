@@ -30,7 +30,7 @@ enum TraitStore {
     /// For an `Observable` object, the read is an access its observers track, recorded under
     /// the slot's lock (``TraitObservers/recordAccess(of:)``, which runs no user code). Where the
     /// caller has the object, `learn` finds out, on its first read, whether it is `Observable`
-    /// (``TraitObservers/of(_:)``); without it (the string-named API, which has only the
+    /// (``TraitObservers/of(_:)``); without it (the string-named API's forms that take only the
     /// identifier) a read is an access only once that is known. A struct's reads pass
     /// `observable: false`, and the check folds away.
     @inlinable
@@ -207,8 +207,8 @@ enum TraitStore {
     /// An object's identifier is never replaced, even through the string-named setter, which
     /// takes it `inout`: a typed set or read running meanwhile (another thread's, or the one whose
     /// observers made this set) holds the identifier too, and would write to a slot no longer the
-    /// object's. A slot is known to be an object's once the object has read a trait through a
-    /// typed key; until then no observer can be tracking it.
+    /// object's. A slot is known to be an object's once a read that has the object (a typed key,
+    /// the string-named API's object forms) has found it; until then no observer can be tracking it.
     @usableFromInline
     static func copy<Value>(
         of source: InjectableIdentifier,
