@@ -40,7 +40,7 @@ struct TraitEntries {
     @inlinable
     func value<Value>(of key: TraitSlotKey, as _: Value.Type) -> Value? {
         guard let index = index(of: key) else { return nil }
-        return unsafeDowncast(entries[index].box, to: TraitBox<Value>.self).value
+        return value(at: index, as: Value.self)
     }
 
     /// The value at `index`, which must have been stored as a `Value`.
@@ -63,7 +63,7 @@ struct TraitEntries {
     @inlinable
     mutating func store<Value>(_ value: inout Value, under key: TraitSlotKey) -> (added: Bool, released: AnyTraitBox?) {
         guard let index = index(of: key) else {
-            entries.append(Entry(key: key, box: TraitBox(value)))
+            append(value, under: key)
             return (true, nil)
         }
         if isKnownUniquelyReferenced(&entries[index].box) {
