@@ -109,24 +109,50 @@ public struct AsyncResolution: Sendable {
     }
 
     /// Resolves `Service` on the main actor, as a synchronous part of this resolve: how an async
-    /// resolve runs a main-actor factory.
-    static func onMainActor<Service: Sendable, each Argument: Sendable>(
-        _ resolution: AsyncResolution,
+    /// resolve runs a main-actor factory registered by type.
+    func onMainActor<Service: Sendable, each Argument: Sendable>(
         _: Service.Type,
         name: String?,
         arguments: repeat each Argument
     ) async throws(ResolutionError) -> Service {
-        guard let lookup = resolution.lookup else {
+        guard let lookup else {
             throw ResolutionError.expired(Service.self, name: name, arguments: (repeat each Argument).self)
         }
         let values = (repeat each arguments)
-        let key = ServiceKey(Service.self, name: name, arguments: (repeat each Argument).self)
-        let made = try await resolution.resolve.synchronouslyOnMainActor(at: resolution.frame, from: lookup) {
-            @MainActor stack, t throws(ResolutionError) -> Service? in
-            if lookup.isReplacedByAsync(key) { return nil }
-            return try Resolution(top: t, in: stack).resolve(Service.self, name: name, arguments: repeat each values)
+        let made = try await onMainActor(from: lookup) { resolution throws(ResolutionError) -> Service? in
+            try resolution.resolve(Service.self, name: name, arguments: repeat each values)
         }
         if let made { return made }
-        return try await resolution.resolve(Service.self, key: key, arguments: repeat each arguments)
+        return try await resolve(
+            Service.self, key: ServiceKey(Service.self, name: name, arguments: (repeat each Argument).self),
+            arguments: repeat each arguments)
+    }
+
+    /// Runs `section`, which resolves a main-actor service, on the main actor as a synchronous
+    /// part of this resolve, looking up from `lookup`: what it made, or `nil` for the caller to
+    /// resolve the service after the hop, with the async engine.
+    ///
+    /// `nil` when `section` returns it, or when the service itself needs an async resolve: an
+    /// async registration replaced the main-actor one while this waited for the main actor (or
+    /// a reset filed an async default). The engine reads the registration once, and throws
+    /// ``ResolutionError/Kind-swift.enum/needsAsyncResolve`` for it at this resolve's path (a
+    /// dependency's error has a longer one), before it claims or makes anything.
+    ///
+    /// What `section` made crosses actors unchecked: a main-actor factory is registered or
+    /// declared only by overloads that require its service to be `Sendable`, which these generic
+    /// callers cannot say.
+    func onMainActor<Result>(
+        from lookup: Container,
+        _ section: @escaping @MainActor @Sendable (Resolution) throws(ResolutionError) -> Result?
+    ) async throws(ResolutionError) -> Result? {
+        let path = frame.steps
+        return try await resolve.synchronouslyOnMainActor(at: frame, from: lookup) {
+            @MainActor stack, t throws(ResolutionError) -> UncheckedBox<Result?> in
+            do throws(ResolutionError) {
+                return UncheckedBox(try section(Resolution(top: t, in: stack)))
+            } catch where error.kind == .needsAsyncResolve && error.path == path {
+                return UncheckedBox(nil)
+            }
+        }.value
     }
 }

@@ -75,8 +75,7 @@ extension Container {
             async throws(ResolutionError)
             -> Service
         {
-            try await AsyncResolution.onMainActor(
-                resolution, Service.self, name: name, arguments: repeat each arguments)
+            try await resolution.onMainActor(Service.self, name: name, arguments: repeat each arguments)
         }
         return Registration(
             in: self, name: name, arguments: (repeat each Argument).self, file: file, line: line,

@@ -245,16 +245,12 @@ extension Declaration {
                 throw ResolutionError.expired(Service.self, name: nil, arguments: (repeat each Argument).self)
             }
             let values = UncheckedBox((repeat each arguments))
-            let made = try await resolution.resolve.synchronouslyOnMainActor(at: resolution.frame, from: lookup) {
-                @MainActor stack, t throws(ResolutionError) -> UncheckedBox<Service?> in
-                if lookup.isReplacedByAsync(declaration.key) { return UncheckedBox(nil) }
-                let resolution = Resolution(top: t, in: stack)
+            let made = try await resolution.onMainActor(from: lookup) { resolution throws(ResolutionError) in
                 let arguments = values.value
                 // Not registered (a reset came between): the async engine files the default after
                 // the hop, which may need an async resolve.
-                return UncheckedBox(
-                    try resolution.find(Service.self, key: declaration.key, arguments: repeat each arguments))
-            }.value
+                return try resolution.find(Service.self, key: declaration.key, arguments: repeat each arguments)
+            }
             if let made { return made }
             return try await declaration.resolveAsync(from: lookup, in: resolution, arguments: repeat each arguments)
         }

@@ -91,6 +91,23 @@ struct ContainerMainActorTests {
         #expect(try await container.resolveAsync(ProfileViewModel.self).title == "async")
     }
 
+    @Test(
+        "A main-actor factory whose dependency needs an async resolve: an async resolve reports that dependency, with its path",
+        .timeLimit(.minutes(1)))
+    func mainActorFactoryWithAsyncDependency() async throws {
+        let container = Container()
+        container.register(Service.self) { (_: AsyncResolution) async in Service() }
+        container.register(ProfileViewModel.self) { @MainActor r in ProfileViewModel(service: try r.resolve(Service.self)) }
+        // The hop takes only the service's own error for a replacement to resolve after it: taking
+        // this one too would hop again, without end.
+        let error = await #expect(throws: ResolutionError.self) {
+            try await Task.detached { try await container.resolveAsync(ProfileViewModel.self) }.value
+        }
+        #expect(error?.kind == .needsAsyncResolve)
+        #expect(error?.service == "Service")
+        #expect(error?.path.map(\.service) == ["ProfileViewModel"])
+    }
+
     @Test("A main-actor singleton, once made, is handed out anywhere: it is Sendable")
     func singletonAnywhere() async throws {
         let container = container(scope: .container)
