@@ -97,7 +97,9 @@ struct ContainerMainActorTests {
     func mainActorFactoryWithAsyncDependency() async throws {
         let container = Container()
         container.register(Service.self) { (_: AsyncResolution) async in Service() }
-        container.register(ProfileViewModel.self) { @MainActor r in ProfileViewModel(service: try r.resolve(Service.self)) }
+        container.register(ProfileViewModel.self) { @MainActor r in
+            ProfileViewModel(service: try r.resolve(Service.self))
+        }
         // The hop takes only the service's own error for a replacement to resolve after it: taking
         // this one too would hop again, without end.
         let error = await #expect(throws: ResolutionError.self) {
