@@ -150,7 +150,7 @@ public struct AsyncResolution: Sendable {
             @MainActor stack, t throws(ResolutionError) -> UncheckedBox<Result?> in
             do throws(ResolutionError) {
                 return UncheckedBox(try section(Resolution(top: t, in: stack)))
-            } catch  where error.kind == .needsAsyncResolve && error.path == path {
+            } catch let error where error.kind == .needsAsyncResolve && error.path == path {
                 return UncheckedBox(nil)
             }
         }.value
