@@ -159,12 +159,7 @@ final class Waits: @unchecked Sendable {
     ) -> Decision {
         switch creation.outcome {
         case .published, .abandoned(nil): return .reclaim
-        case .abandoned(let error?):
-            // Its thread could not run the main actor, which this one can: it makes the instance.
-            // (Only such a waiter: the others would each run the factory again, one after another,
-            // to the same end.)
-            if error.kind == .needsMainActor, ResolvingThread.current.canRunMainActor { return .reclaim }
-            return .failed(error)
+        case .abandoned(let error?): return .failed(error)
         case .pending: break
         }
         let owner = creation.owner

@@ -66,50 +66,6 @@ struct ContainerEngineEdgeTests {
         }
     }
 
-    /// A singleton whose dependency is made on the main actor.
-    final class LinkedScreen: Sendable {
-        let link: MainLink
-        init(link: MainLink) { self.link = link }
-    }
-
-    @MainActor
-    @Test(
-        "A singleton that another thread failed to make for want of the main actor: the main thread waiting for it makes it"
-    )
-    func mainThreadMakesWhatAnotherThreadCouldNot() async throws {
-        let container = Container()
-        let entered = Gate()
-        let otherFailed = Gate()
-        let made = Counter()
-        container.register(MainLink.self) { @MainActor _ in MainLink(next: nil) }
-        container.register(LinkedScreen.self) { r in
-            made.increment()
-            if !entered.opened {
-                // The other thread's run: the main thread most likely waits for it meanwhile (if
-                // not, it finds the claim given up, and makes the screen all the same).
-                entered.open()
-                usleepCompat(200_000)
-            }
-            return LinkedScreen(link: try r.resolve(MainLink.self))
-        }
-        .inScope(.container)
-        let other = OwnThread {
-            do throws(ResolutionError) {
-                _ = try container.resolve(LinkedScreen.self)
-            } catch {
-                if error.kind == .needsMainActor { otherFailed.open() }
-            }
-        }
-        #expect(waitUntil { entered.opened })
-        // Before, the main thread got the other thread's .needsMainActor.
-        let screen = try container.resolve(LinkedScreen.self)
-        #expect(screen.link.isOnMainActor)
-        await other.join()
-        #expect(otherFailed.opened)
-        #expect(made.count == 2)
-        #expect(try container.resolve(LinkedScreen.self) === screen)
-    }
-
     @MainActor
     @Test("A chain of main-actor factories resolved on the main actor ends in .tooDeep when the main stack runs low")
     func mainActorChainOnTheMainActor() throws {
