@@ -119,38 +119,45 @@ public struct AsyncResolution: Sendable {
             throw ResolutionError.expired(Service.self, name: name, arguments: (repeat each Argument).self)
         }
         let values = (repeat each arguments)
-        let made = try await onMainActor(from: lookup) { resolution throws(ResolutionError) -> Service? in
+        let key = ServiceKey(Service.self, name: name, arguments: (repeat each Argument).self)
+        let made = try await onMainActor(key, from: lookup) { resolution throws(ResolutionError) -> Service? in
             try resolution.resolve(Service.self, name: name, arguments: repeat each values)
         }
         if let made { return made }
-        return try await resolve(
-            Service.self, key: ServiceKey(Service.self, name: name, arguments: (repeat each Argument).self),
-            arguments: repeat each arguments)
+        return try await resolve(Service.self, key: key, arguments: repeat each arguments)
     }
 
-    /// Runs `section`, which resolves a main-actor service, on the main actor as a synchronous
-    /// part of this resolve, looking up from `lookup`: what it made, or `nil` for the caller to
-    /// resolve the service after the hop, with the async engine.
+    /// Runs `section`, which resolves the main-actor service under `key`, on the main actor as a
+    /// synchronous part of this resolve, looking up from `lookup`: what it made, or `nil` for the
+    /// caller to resolve the service after the hop, with the async engine.
     ///
     /// `nil` when `section` returns it, or when the service itself needs an async resolve: an
-    /// async registration replaced the main-actor one while this waited for the main actor (or
-    /// a reset filed an async default). The engine reads the registration once, and throws
-    /// ``ResolutionError/Kind-swift.enum/needsAsyncResolve`` for it at this resolve's path (a
-    /// dependency's error has a longer one), before it claims or makes anything.
+    /// async registration replaced the main-actor one while this waited for the main actor (or a
+    /// reset filed an async default). This looks for that first; if the registration changes
+    /// again between that look and the engine's own read, the engine's
+    /// ``ResolutionError/Kind-swift.enum/needsAsyncResolve`` for it says so. That error is thrown
+    /// before anything is claimed, at this resolve's path, by the section's own top (a
+    /// dependency's has a longer path; one a factory caught elsewhere and threw again, another
+    /// top): only it is taken for the service's own.
     ///
     /// What `section` made crosses actors unchecked: a main-actor factory is registered or
     /// declared only by overloads that require its service to be `Sendable`, which these generic
     /// callers cannot say.
     func onMainActor<Result>(
+        _ key: ServiceKey,
         from lookup: Container,
         _ section: @escaping @MainActor @Sendable (Resolution) throws(ResolutionError) -> Result?
     ) async throws(ResolutionError) -> Result? {
         let path = frame.steps
         return try await resolve.synchronouslyOnMainActor(at: frame, from: lookup) {
             @MainActor stack, t throws(ResolutionError) -> UncheckedBox<Result?> in
+            if lookup.isReplacedByAsync(key) { return UncheckedBox(nil) }
             do throws(ResolutionError) {
                 return UncheckedBox(try section(Resolution(top: t, in: stack)))
-            } catch let error where error.kind == .needsAsyncResolve && error.path == path {
+            } catch let error
+                where error.kind == .needsAsyncResolve && error.thrownAtTop == stack.serial(ofTop: t)
+                && error.path == path
+            {
                 return UncheckedBox(nil)
             }
         }.value

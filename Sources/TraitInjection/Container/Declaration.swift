@@ -245,7 +245,8 @@ extension Declaration {
                 throw ResolutionError.expired(Service.self, name: nil, arguments: (repeat each Argument).self)
             }
             let values = UncheckedBox((repeat each arguments))
-            let made = try await resolution.onMainActor(from: lookup) { resolution throws(ResolutionError) in
+            let made = try await resolution.onMainActor(declaration.key, from: lookup) {
+                resolution throws(ResolutionError) in
                 let arguments = values.value
                 // Not registered (a reset came between): the async engine files the default after
                 // the hop, which may need an async resolve.

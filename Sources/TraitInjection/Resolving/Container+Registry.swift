@@ -110,6 +110,15 @@ extension Container {
         return parentEntry(for: key).map { (Borrowed($0.0), $0.1) }
     }
 
+    /// Whether the registration under `key` needs an async resolve and not the main actor: a
+    /// main-actor hop (``AsyncResolution/onMainActor(_:from:_:)``) that finds it, having waited for
+    /// the main actor while it replaced the main-actor one, resolves it after the hop instead of in
+    /// its synchronous part, which cannot.
+    func isReplacedByAsync(_ key: ServiceKey) -> Bool {
+        guard let binding = entry(for: key)?.read().binding else { return false }
+        return binding.needsAsyncResolve && !binding.isMainActor
+    }
+
     /// The entry for `key` here or in the parent chain, with the container that has it.
     func lookUp(_ key: ServiceKey) -> (RegistryEntry, Container)? {
         if let entry = registry.entry(for: key) { return (entry, self) }

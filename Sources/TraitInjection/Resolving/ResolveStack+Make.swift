@@ -154,7 +154,9 @@ extension ResolveStack {
         throws(ResolutionError)
     {
         if binding.needsAsyncResolve {
-            throw ResolutionError(kind: .needsAsyncResolve, service: binding.step.service, path: steps(at: t, f))
+            var error = ResolutionError(kind: .needsAsyncResolve, service: binding.step.service, path: steps(at: t, f))
+            error.thrownAtTop = serial(ofTop: t)
+            throw error
         }
         if binding.isMainActor, !thread.canRunMainActor {
             throw ResolutionError(kind: .needsMainActor, service: binding.step.service, path: steps(at: t, f))

@@ -112,6 +112,29 @@ struct ContainerMainActorTests {
         #expect(error?.path.map(\.service) == ["ProfileViewModel"])
     }
 
+    @Test(
+        "A main-actor factory that throws another resolve's needsAsyncResolve: an async resolve reports it, and runs the factory once"
+    )
+    func mainActorFactoryThrowingAnotherResolvesError() async throws {
+        let container = Container()
+        container.register(Service.self) { (_: AsyncResolution) async in Service() }
+        // A top-level resolve's error: its path is the hop's, empty.
+        let caught = #expect(throws: ResolutionError.self) { try container.resolve(Service.self) }
+        let error = try #require(caught)
+        let runs = Counter()
+        container.register(ProfileViewModel.self) { @MainActor _ in
+            // Taken for the service's own, it sent the service to the async engine, which hopped
+            // again, without end (review): a second run ends that with another error.
+            if runs.increment() > 1 { throw Failure() }
+            throw error
+        }
+        let thrown = await #expect(throws: ResolutionError.self) {
+            try await Task.detached { try await container.resolveAsync(ProfileViewModel.self) }.value
+        }
+        #expect(thrown?.kind == .needsAsyncResolve)
+        #expect(runs.count == 1)
+    }
+
     @Test("A main-actor singleton, once made, is handed out anywhere: it is Sendable")
     func singletonAnywhere() async throws {
         let container = container(scope: .container)
