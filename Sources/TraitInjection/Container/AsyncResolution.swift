@@ -136,9 +136,10 @@ public struct AsyncResolution: Sendable {
     /// reset filed an async default). This looks for that first; if the registration changes
     /// again between that look and the engine's own read, the engine's
     /// ``ResolutionError/Kind-swift.enum/needsAsyncResolve`` for it says so. That error is thrown
-    /// before anything is claimed, at this resolve's path, by the section's own top (a
-    /// dependency's has a longer path; one a factory caught elsewhere and threw again, another
-    /// top): only it is taken for the service's own.
+    /// before anything is claimed, at this resolve's path, by the section's own top while none of
+    /// its factories runs (a dependency's has a longer path; one a factory met through a resolver
+    /// kept past its own factory was thrown while that factory ran; one a factory caught
+    /// elsewhere and threw again, by another top): only it is taken for the service's own.
     ///
     /// What `section` made crosses actors unchecked: a main-actor factory is registered or
     /// declared only by overloads that require its service to be `Sendable`, which these generic

@@ -155,7 +155,10 @@ extension ResolveStack {
     {
         if binding.needsAsyncResolve {
             var error = ResolutionError(kind: .needsAsyncResolve, service: binding.step.service, path: steps(at: t, f))
-            error.thrownAtTop = serial(ofTop: t)
+            // Stamped only where no factory or completion of this top (or one above it) runs: the
+            // top's own first read. A resolver kept past its factory resolves at the top too, but
+            // while the factory that uses it runs.
+            if innermost < frameStart(of: t) { error.thrownAtTop = serial(ofTop: t) }
             throw error
         }
         if binding.isMainActor, !thread.canRunMainActor {

@@ -376,6 +376,7 @@ final class ResolveStack: @unchecked Sendable {
     func isSection(_ t: Int) -> Bool { storage.pointee.tops[t].isSection }
     func entry(of t: Int) -> Int { storage.pointee.tops[t].entry }
     func serial(ofTop t: Int) -> UInt64 { storage.pointee.tops[t].serial }
+    func frameStart(of t: Int) -> Int { storage.pointee.tops[t].frameStart }
     func graphStart(of t: Int) -> Int { storage.pointee.tops[t].graphStart }
 
     /// Whether frame `f` makes the instance a plain resolve of top `t` returns: its first frame,

@@ -135,6 +135,36 @@ struct ContainerMainActorTests {
         #expect(runs.count == 1)
     }
 
+    /// Keeps the resolver its factory got, to resolve through it later in the same resolve.
+    final class KeepsResolution: @unchecked Sendable {
+        let resolution: Resolution
+        init(_ resolution: Resolution) { self.resolution = resolution }
+    }
+
+    @Test(
+        "A main-actor factory that meets needsAsyncResolve through a dependency's kept resolver: reported, the factory run once"
+    )
+    func mainActorFactoryThroughAKeptResolver() async throws {
+        let container = Container()
+        container.register(Service.self) { (_: AsyncResolution) async in Service() }
+        container.register(KeepsResolution.self) { r in KeepsResolution(r) }.inScope(.transient)
+        let runs = Counter()
+        container.register(ProfileViewModel.self) { @MainActor r in
+            // A second run ends what would otherwise be a hop again without end (review).
+            if runs.increment() > 1 { throw Failure() }
+            // The kept resolver's factory has returned: it resolves at the top of the resolve,
+            // with the hop's path, while this factory runs.
+            let kept = try r.resolve(KeepsResolution.self)
+            return ProfileViewModel(service: try kept.resolution.resolve(Service.self))
+        }
+        let thrown = await #expect(throws: ResolutionError.self) {
+            try await Task.detached { try await container.resolveAsync(ProfileViewModel.self) }.value
+        }
+        #expect(thrown?.kind == .needsAsyncResolve)
+        #expect(thrown?.service == "Service")
+        #expect(runs.count == 1)
+    }
+
     @Test("A main-actor singleton, once made, is handed out anywhere: it is Sendable")
     func singletonAnywhere() async throws {
         let container = container(scope: .container)
