@@ -156,8 +156,7 @@ public struct AsyncResolution: Sendable {
             do throws(ResolutionError) {
                 return UncheckedBox(try section(Resolution(top: t, in: stack)))
             } catch let error
-                where error.kind == .needsAsyncResolve && error.thrownAtTop == stack.serial(ofTop: t)
-                && error.path == path
+                where error.kind == .needsAsyncResolve && stack.ownReadNeedsAsyncResolve(t) && error.path == path
             {
                 return UncheckedBox(nil)
             }

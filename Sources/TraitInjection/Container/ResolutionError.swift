@@ -94,12 +94,6 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
     /// the thread it runs on, not of what it was making.
     var isRefusedWait = false
 
-    /// The serial of the stack's top (unique in the process) whose own first read threw this
-    /// ``Kind-swift.enum/needsAsyncResolve``, while none of its factories ran: how a main-actor
-    /// hop tells the error for the service it resolves from one a factory met or caught
-    /// elsewhere and threw (``AsyncResolution/onMainActor(_:from:_:)``).
-    var thrownAtTop: UInt64?
-
     /// Whether it is a failure of what threw it, which the resolves waiting for the same shared
     /// instance share — not a task's cancellation, a late resolve, the unwinding of a part that
     /// waits elsewhere (after which the instance is made again), or a refused wait.

@@ -154,12 +154,11 @@ extension ResolveStack {
         throws(ResolutionError)
     {
         if binding.needsAsyncResolve {
-            var error = ResolutionError(kind: .needsAsyncResolve, service: binding.step.service, path: steps(at: t, f))
-            // Stamped only where no factory or completion of this top (or one above it) runs: the
+            // Noted only where no factory or completion of this top (or one above it) runs: the
             // top's own first read. A resolver kept past its factory resolves at the top too, but
             // while the factory that uses it runs.
-            if innermost < frameStart(of: t) { error.thrownAtTop = serial(ofTop: t) }
-            throw error
+            if innermost < frameStart(of: t) { noteOwnReadNeedsAsyncResolve(t) }
+            throw ResolutionError(kind: .needsAsyncResolve, service: binding.step.service, path: steps(at: t, f))
         }
         if binding.isMainActor, !thread.canRunMainActor {
             throw ResolutionError(kind: .needsMainActor, service: binding.step.service, path: steps(at: t, f))

@@ -132,6 +132,9 @@ final class ResolveStack: @unchecked Sendable {
         var recurring: [Recurring: Int] = [:]
         /// The frame whose factory or completion runs now, `-1` if none here.
         var innermost = -1
+        /// The serial of the last top whose own first read threw needsAsyncResolve, while none of
+        /// its factories ran (``ownReadNeedsAsyncResolve(_:)``), or 0 (no serial is 0).
+        var ownReadNeedsAsync: UInt64 = 0
         /// The `.graph` instances of the tops that are not sections, each top's from its
         /// `graphStart`.
         var graph: [GraphEntry] = []
@@ -377,6 +380,20 @@ final class ResolveStack: @unchecked Sendable {
     func entry(of t: Int) -> Int { storage.pointee.tops[t].entry }
     func serial(ofTop t: Int) -> UInt64 { storage.pointee.tops[t].serial }
     func frameStart(of t: Int) -> Int { storage.pointee.tops[t].frameStart }
+
+    /// Whether the last needsAsyncResolve that top `t`'s own first read threw, while none of its
+    /// factories ran, is this top's: how a main-actor hop tells the error for the service it
+    /// resolves from one a factory met or caught elsewhere and threw
+    /// (``AsyncResolution/onMainActor(_:from:_:)``). Serials are unique, so an older top's does
+    /// not match.
+    func ownReadNeedsAsyncResolve(_ t: Int) -> Bool {
+        storage.pointee.ownReadNeedsAsync == storage.pointee.tops[t].serial
+    }
+
+    /// Notes that top `t`'s own first read throws needsAsyncResolve (``ownReadNeedsAsyncResolve(_:)``).
+    func noteOwnReadNeedsAsyncResolve(_ t: Int) {
+        storage.pointee.ownReadNeedsAsync = storage.pointee.tops[t].serial
+    }
     func graphStart(of t: Int) -> Int { storage.pointee.tops[t].graphStart }
 
     /// Whether frame `f` makes the instance a plain resolve of top `t` returns: its first frame,
