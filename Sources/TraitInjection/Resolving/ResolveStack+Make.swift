@@ -154,10 +154,7 @@ extension ResolveStack {
         throws(ResolutionError)
     {
         if binding.needsAsyncResolve {
-            // Noted only where no factory or completion of this top (or one above it) runs: the
-            // top's own first read. A resolver kept past its factory resolves at the top too, but
-            // while the factory that uses it runs.
-            if innermost < frameStart(of: t) { noteOwnReadNeedsAsyncResolve(t) }
+            noteNeedsAsyncResolve(at: t)
             throw ResolutionError(kind: .needsAsyncResolve, service: binding.step.service, path: steps(at: t, f))
         }
         if binding.isMainActor, !thread.canRunMainActor {

@@ -379,7 +379,7 @@ final class ResolveStack: @unchecked Sendable {
     func isSection(_ t: Int) -> Bool { storage.pointee.tops[t].isSection }
     func entry(of t: Int) -> Int { storage.pointee.tops[t].entry }
     func serial(ofTop t: Int) -> UInt64 { storage.pointee.tops[t].serial }
-    func frameStart(of t: Int) -> Int { storage.pointee.tops[t].frameStart }
+    func graphStart(of t: Int) -> Int { storage.pointee.tops[t].graphStart }
 
     /// Whether the last needsAsyncResolve that top `t`'s own first read threw, while none of its
     /// factories ran, is this top's: how a main-actor hop tells the error for the service it
@@ -390,11 +390,15 @@ final class ResolveStack: @unchecked Sendable {
         storage.pointee.ownReadNeedsAsync == storage.pointee.tops[t].serial
     }
 
-    /// Notes that top `t`'s own first read throws needsAsyncResolve (``ownReadNeedsAsyncResolve(_:)``).
-    func noteOwnReadNeedsAsyncResolve(_ t: Int) {
-        storage.pointee.ownReadNeedsAsync = storage.pointee.tops[t].serial
+    /// Notes that a read at top `t` throws needsAsyncResolve (``ownReadNeedsAsyncResolve(_:)``),
+    /// if it is the top's own first read: no factory or completion of this top (or one above it)
+    /// runs. A resolver kept past its factory resolves at the top too, but while the factory that
+    /// uses it runs.
+    func noteNeedsAsyncResolve(at t: Int) {
+        if storage.pointee.innermost < storage.pointee.tops[t].frameStart {
+            storage.pointee.ownReadNeedsAsync = storage.pointee.tops[t].serial
+        }
     }
-    func graphStart(of t: Int) -> Int { storage.pointee.tops[t].graphStart }
 
     /// Whether frame `f` makes the instance a plain resolve of top `t` returns: its first frame,
     /// made for its entry (a resolver of a frame that has ended resolves at the top too, later).
