@@ -13,6 +13,7 @@ let package = Package(
     ],
     products: [
         .library(name: "TraitInjection", targets: ["TraitInjection"]),
+        .library(name: "TraitInjectionDiagnostics", targets: ["TraitInjectionDiagnostics"]),
         .library(name: "TraitInjectionTesting", targets: ["TraitInjectionTesting"]),
         .executable(name: "traitgen", targets: ["traitgen"]),
         .plugin(name: "TraitGenPlugin", targets: ["TraitGenPlugin"]),
@@ -20,6 +21,10 @@ let package = Package(
     targets: [
         // `Resolving/README.md` is the maintainer's map of the resolution engine.
         .target(name: "TraitInjection", exclude: ["Resolving/README.md"]),
+
+        // verify(), verifyAsync() and dependencyGraph(): a module of their own, so that an app that
+        // does not check its container does not compile the reports (issue 35's build cost).
+        .target(name: "TraitInjectionDiagnostics", dependencies: ["TraitInjection"]),
 
         // Swift Testing traits that isolate each test's shared container and injector defaults.
         .target(name: "TraitInjectionTesting", dependencies: ["TraitInjection"]),
@@ -31,7 +36,7 @@ let package = Package(
 
         .executableTarget(
             name: "Example",
-            dependencies: ["TraitInjection"],
+            dependencies: ["TraitInjection", "TraitInjectionDiagnostics"],
             plugins: ["TraitGenPlugin"]
         ),
 
@@ -50,7 +55,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TraitInjectionTests",
-            dependencies: ["TraitInjection", "SeedListing", "TestFixtures"],
+            dependencies: ["TraitInjection", "TraitInjectionDiagnostics", "SeedListing", "TestFixtures"],
             // Swift 6.3.1's LLVM optimiser crashes (FunctionAttrs, signal 11) on this target's
             // release build: the release run optimises the library and the stress target only.
             swiftSettings: [.unsafeFlags(["-Onone"], .when(configuration: .release))]
@@ -59,7 +64,7 @@ let package = Package(
         // ThreadSanitizer, AddressSanitizer and in release mode.
         .testTarget(
             name: "TraitInjectionStressTests",
-            dependencies: ["TraitInjection", "TestFixtures"]
+            dependencies: ["TraitInjection", "TraitInjectionDiagnostics", "TestFixtures"]
         ),
         .testTarget(
             name: "TraitInjectionTestingTests",

@@ -19,10 +19,10 @@ let package = Package(
         sample("Overview", generatingTraits: true),
         sample("GettingStarted"),
         sample("TraitsArticle", generatingTraits: true),
-        sample("ContainerArticle"),
-        sample("ConcurrencyArticle"),
+        sample("ContainerArticle", checksContainers: true),
+        sample("ConcurrencyArticle", checksContainers: true),
         sample("MigratingArticle"),
-        sample("DeclaringArticle"),
+        sample("DeclaringArticle", checksContainers: true),
 
         // The app of *Generating traits* and its tests, with those of *Testing* and the README's.
         // sample-begin
@@ -39,6 +39,7 @@ let package = Package(
             dependencies: [
                 "App",
                 .product(name: "TraitInjectionTesting", package: "TraitInjection"),
+                .product(name: "TraitInjectionDiagnostics", package: "TraitInjection"),
             ]
         ),
         // sample-end
@@ -53,11 +54,13 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-/// An executable in `Sources/<name>` on TraitInjection, with TraitGenPlugin if it has a `.traits` file.
-func sample(_ name: String, generatingTraits: Bool = false) -> Target {
+/// An executable in `Sources/<name>` on TraitInjection, with TraitGenPlugin if it has a `.traits`
+/// file, and TraitInjectionDiagnostics if it calls `verify()` or `dependencyGraph()`.
+func sample(_ name: String, generatingTraits: Bool = false, checksContainers: Bool = false) -> Target {
     .executableTarget(
         name: name,
-        dependencies: [.product(name: "TraitInjection", package: "TraitInjection")],
+        dependencies: [.product(name: "TraitInjection", package: "TraitInjection")]
+            + (checksContainers ? [.product(name: "TraitInjectionDiagnostics", package: "TraitInjection")] : []),
         plugins: generatingTraits ? [.plugin(name: "TraitGenPlugin", package: "TraitInjection")] : []
     )
 }

@@ -1,4 +1,5 @@
 import TraitInjection
+import TraitInjectionDiagnostics
 
 // The services of the container tour.
 

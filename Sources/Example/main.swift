@@ -6,6 +6,7 @@
 
 import Observation
 import TraitInjection
+import TraitInjectionDiagnostics
 
 if CommandLine.arguments.contains("--dependency-graph-dot") {
     print(makeTourContainer().dependencyGraph().dot, terminator: "")

@@ -1,5 +1,6 @@
 // The *Concurrency* article's samples, run in order, with checks of what their comments say.
 import TraitInjection
+import TraitInjectionDiagnostics
 
 let container = Container()
 

@@ -1,6 +1,7 @@
 // The *Container* article's samples, run in order, with checks of what their comments say.
 import Synchronization
 import TraitInjection
+import TraitInjectionDiagnostics
 
 // sample-begin
 let container = Container()

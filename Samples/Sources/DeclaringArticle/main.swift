@@ -1,5 +1,6 @@
 // The *Declaring services* article's samples, run in order, with checks of what their comments say.
 import TraitInjection
+import TraitInjectionDiagnostics
 
 final class Database: Sendable {
     let path: String

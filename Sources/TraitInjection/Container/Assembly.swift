@@ -16,7 +16,7 @@
 /// name and argument types again replaces the earlier registration, so a later assembly overrides
 /// an earlier one — a test's assembly, put last, replaces what it needs to.
 ///
-/// Every registration remembers the assembly that made it: ``Container/verify()``, the errors of
+/// Every registration remembers the assembly that made it: `verify()`, the errors of
 /// a resolve and ``Container/localRegistrations`` name it, as in
 /// `FeedService (Network.swift:4 in NetworkAssembly)`.
 public protocol Assembly {

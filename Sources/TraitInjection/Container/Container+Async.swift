@@ -165,42 +165,4 @@ extension Container {
             }
         }
     }
-
-    /// Resolves every registration visible from this container in a dry run, as ``verify()``
-    /// does, and reports every problem at once — including the async and main-actor registrations
-    /// that ``verify()`` cannot run.
-    ///
-    /// ```swift
-    /// @Test func graphIsComplete() async throws {
-    ///     try await AppContainer.make().verifyAsync()
-    /// }
-    /// ```
-    ///
-    /// - Returns: The report, also when it found nothing wrong.
-    /// - Throws: A ``VerificationReport`` listing every problem, if there is one.
-    @discardableResult
-    public func verifyAsync() async throws(VerificationReport) -> VerificationReport {
-        var problems: [ResolutionError] = []
-        var skipped: [String] = []
-        let findings = DryRunFindings(checking: self)
-        for binding in visibleBindings() {
-            guard !binding.takesArguments else {
-                skipped.append(binding.summary + VerificationReport.takesArguments)
-                continue
-            }
-            let resolve = Resolve(self, entry: nil, isAsync: true, findings: findings)
-            do throws(ResolutionError) {
-                try await Resolve.counted { () async throws(ResolutionError) in
-                    try await binding.verifyAsync(AsyncResolution(resolve, nil, self))
-                    try await resolve.finishAsync(describing: binding.step.service)
-                }
-            } catch {
-                resolve.fail()
-                problems.append(error)
-            }
-        }
-        let report = VerificationReport(problems: problems, lifetimeProblems: findings.problems, skipped: skipped)
-        guard problems.isEmpty, report.lifetimeProblems.isEmpty else { throw report }
-        return report
-    }
 }

@@ -24,7 +24,7 @@
 ///
 /// A `Lazy` keeps its instance as a stored property would: a ``Scope/weak`` service lives as
 /// long as the `Lazy`, ``Container/resetScopedInstances()`` does not reach it, and an instance
-/// that holds the `Lazy` strongly forms a reference cycle with it. ``Container/verify()`` checks
+/// that holds the `Lazy` strongly forms a reference cycle with it. `verify()` checks
 /// an instance that holds a `Lazy` as if it held the service: a singleton with a `Lazy` of a
 /// ``Scope/weak`` service is a lifetime problem. Take a ``Provider`` to follow the container's
 /// scopes on every use (a new graph on each call).

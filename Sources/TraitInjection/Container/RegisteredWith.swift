@@ -22,7 +22,7 @@
 /// share its instances and its overrides whichever uses it first. From then on it is a
 /// registration like any other: every scope, `initCompleted`, runtime arguments, async
 /// factories, parent containers, `.graph` instances shared with the services registered by type
-/// in the same resolve. Errors, the trace, ``Container/verify()`` and the dependency graph name
+/// in the same resolve. Errors, the trace, `verify()` and the dependency graph name
 /// it by its property, `Container.database (Database)`, at the file and line of its declaration.
 ///
 /// A factory resolves declared services through its resolver, `r.database()` as above, which
@@ -316,7 +316,7 @@ extension RegisteredWith where Service: Sendable, repeat each Argument: Sendable
 /// `try container.database()`.
 public typealias Registered<Service> = RegisteredWith<Service>
 
-/// A declared service seen without its types (``Container/verify(including:)``).
+/// A declared service seen without its types (`verify(including:)`).
 protocol DeclaredService {
     /// Files the service's default in its container unless it has a registration of it: the
     /// error of a promised service nobody registered, if it is one.

@@ -139,7 +139,7 @@ public final class Registration<Service>: Sendable {
     /// A shared scope's instance is the same under every type. The registration under `type`
     /// takes this one's scope and reinitialize strategy, replaces a registration of `type` under
     /// that name and argument types (and is replaced by one), and shows in errors, the trace,
-    /// ``Container/verify()`` and the dependency graph as `type` at this registration's location
+    /// `verify()` and the dependency graph as `type` at this registration's location
     /// `via` `Service`, followed by this registration — or, for a ``Scope/transient`` one, which
     /// shares nothing, alone: it calls the factory and `initCompleted` closures itself. Resetting this registration's instance resets the ones it is kept under.
     /// Forwarding to the service's own type does nothing.

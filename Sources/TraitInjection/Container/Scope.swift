@@ -181,7 +181,7 @@ enum ScopeKind: Hashable, Sendable, CustomStringConvertible {
     case transient, graph
     case shared(SharedScope)
 
-    /// How long what a scope keeps lives, shortest first: ``Container/verify()`` reports a
+    /// How long what a scope keeps lives, shortest first: `verify()` reports a
     /// `.container` instance that keeps one of a shorter-lived shared scope.
     enum Lifetime {
         /// Nothing is kept beyond the resolve (`.transient`, `.graph`).

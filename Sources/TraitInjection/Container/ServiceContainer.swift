@@ -149,7 +149,7 @@ extension ServiceContainer {
     ///
     /// Resolving it before anyone registered it throws
     /// ``ResolutionError/Kind-swift.enum/notRegistered``, naming the property and where it is
-    /// declared; ``verify(including:)`` reports it. Refinements (``RegisteredWith/inScope(_:)``)
+    /// declared; `verify(including:)` reports it. Refinements (``RegisteredWith/inScope(_:)``)
     /// apply to the registration that provides it.
     @inlinable
     public func promised<Service, each Argument>(

@@ -10,7 +10,7 @@ protocol DeferredService {
     static var deferred: any Any.Type { get }
 
     /// Whether it keeps what it resolves, as a stored property would: then what holds it holds
-    /// that instance, for ``Container/verify()``'s lifetime checks.
+    /// that instance, for `verify()`'s lifetime checks.
     static var keepsInstance: Bool { get }
 
     /// One resolving `Deferred` under `name` from `container`; `graph` is the record of the
@@ -37,7 +37,7 @@ extension DeferredService {
     /// `stack`.
     ///
     /// - Throws: `notRegistered` if nothing in the container's chain provides `Deferred`. A dry
-    ///   run (``Container/verify()``) also checks that a synchronous resolve of `Deferred` can
+    ///   run (`verify()`) also checks that a synchronous resolve of `Deferred` can
     ///   work, without resolving it, and the lifetime of what a ``Lazy`` will keep.
     static func make(
         from container: Container,

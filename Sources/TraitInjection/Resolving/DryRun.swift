@@ -1,4 +1,4 @@
-/// What a dry run (``Container/verify()``, ``Container/dependencyGraph()``) finds besides its
+/// What a dry run (`verify()`, `dependencyGraph()`) finds besides its
 /// errors: each dependency of one registration on another, and the lifetime problems, one of
 /// each; from any task of an async one.
 final class DryRunFindings: Sendable {

@@ -54,7 +54,7 @@ final class Resolve: Sendable {
     let outer: Resolve?
     /// The frame of the outer resolve's factory that started this one: where its path continues.
     let entry: Frame?
-    /// Whether it runs a dry run (``Container/verify()``): it makes every instance and keeps none.
+    /// Whether it runs a dry run (`verify()`): it makes every instance and keeps none.
     let findings: DryRunFindings?
     let tracer: ResolutionTracer?
     /// Whether it was started by an async resolve, directly or through an outer one: its

@@ -3,6 +3,7 @@ import Synchronization
 import TestFixtures
 import Testing
 import TraitInjection
+import TraitInjectionDiagnostics
 
 /// The adversarial review of async resolution (issue 16): each finding, as a test that failed
 /// before its fix.

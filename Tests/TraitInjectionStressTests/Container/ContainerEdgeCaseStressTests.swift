@@ -3,6 +3,7 @@ import Synchronization
 import TestFixtures
 import Testing
 import TraitInjection
+import TraitInjectionDiagnostics
 
 #if canImport(Glibc)
     import Glibc

@@ -3,6 +3,7 @@ import Synchronization
 import TestFixtures
 import Testing
 import TraitInjection
+import TraitInjectionDiagnostics
 
 /// A shared service completed by `initCompleted`; `back` is written before it is published.
 final class Completed: @unchecked Sendable {

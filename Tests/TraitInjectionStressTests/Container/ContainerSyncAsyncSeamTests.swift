@@ -2,6 +2,7 @@ import Synchronization
 import TestFixtures
 import Testing
 import TraitInjection
+import TraitInjectionDiagnostics
 
 /// What the adversarial review of issue 26's engine found: synchronous resolves inside async
 /// factories, synchronous resolves that would block a thread an async resolve needs, sibling tasks

@@ -1,5 +1,6 @@
 import Testing
 import TraitInjection
+import TraitInjectionDiagnostics
 
 extension SharedScope {
     /// A session's services: kept until the app resets the scope on sign-out.

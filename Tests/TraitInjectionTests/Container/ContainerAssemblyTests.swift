@@ -1,6 +1,7 @@
 import TestFixtures
 import Testing
 import TraitInjection
+import TraitInjectionDiagnostics
 
 @Suite("Container: assemblies")
 struct ContainerAssemblyTests {

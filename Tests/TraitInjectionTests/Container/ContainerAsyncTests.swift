@@ -2,6 +2,7 @@ import Synchronization
 import TestFixtures
 import Testing
 import TraitInjection
+import TraitInjectionDiagnostics
 
 /// Async factories, `resolveAsync`, and main-actor registrations, one task at a time (the
 /// concurrent behaviour is in the stress tests).

@@ -1,6 +1,7 @@
 import TestFixtures
 import Testing
 import TraitInjection
+import TraitInjectionDiagnostics
 
 /// A type a declared service's override is registered under too.
 protocol DeclaredLabelled: AnyObject, Sendable {}

@@ -2,6 +2,7 @@ import Foundation
 import TestFixtures
 import Testing
 import TraitInjection
+import TraitInjectionDiagnostics
 
 @Suite("Container: the dependency graph")
 struct ContainerDependencyGraphTests {

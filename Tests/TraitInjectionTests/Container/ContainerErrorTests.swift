@@ -1,6 +1,7 @@
 import TestFixtures
 import Testing
 import TraitInjection
+import TraitInjectionDiagnostics
 
 @Suite("Container: errors and cycle reports")
 struct ContainerErrorTests {

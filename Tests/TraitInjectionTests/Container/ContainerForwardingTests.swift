@@ -2,6 +2,7 @@ import Synchronization
 import TestFixtures
 import Testing
 import TraitInjection
+import TraitInjectionDiagnostics
 
 protocol Reading: Sendable { var text: String { get } }
 protocol Writing: Sendable { func write(_ text: String) }

@@ -2,6 +2,7 @@ import Synchronization
 import TestFixtures
 import Testing
 import TraitInjection
+import TraitInjectionDiagnostics
 
 /// Swinject's `EmploymentAssembly`: an employer and its employee need each other, and both take
 /// their customer directly, through a `Lazy` and through a `Provider`.

@@ -2,6 +2,7 @@ import Synchronization
 import TestFixtures
 import Testing
 import TraitInjection
+import TraitInjectionDiagnostics
 
 @Suite("Container: Lazy and Provider")
 struct ContainerLazyTests {

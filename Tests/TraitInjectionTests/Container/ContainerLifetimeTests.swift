@@ -1,6 +1,7 @@
 import TestFixtures
 import Testing
 import TraitInjection
+import TraitInjectionDiagnostics
 
 @Suite("Container: lifetime checks in verify()")
 struct ContainerLifetimeTests {

@@ -1,6 +1,7 @@
 import TestFixtures
 import Testing
 import TraitInjection
+import TraitInjectionDiagnostics
 
 /// A declared view model: isolated to the main actor, so `Sendable`.
 @MainActor

@@ -1,6 +1,7 @@
 import Synchronization
 import TestFixtures
 import Testing
+import TraitInjectionDiagnostics
 
 @testable import TraitInjection
 

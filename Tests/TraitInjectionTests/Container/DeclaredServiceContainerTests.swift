@@ -1,6 +1,7 @@
 import TestFixtures
 import Testing
 import TraitInjection
+import TraitInjectionDiagnostics
 
 /// A module's services, apart from the app's: in `Container.shared`, the default.
 struct PaymentServices: ServiceContainer {

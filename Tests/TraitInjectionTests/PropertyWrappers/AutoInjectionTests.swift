@@ -1,6 +1,7 @@
 import TestFixtures
 import Testing
 import TraitInjection
+import TraitInjectionDiagnostics
 
 @Suite("Auto-injection: a container fills in the wrapped properties of what it creates")
 struct AutoInjectionTests {

@@ -13,7 +13,7 @@ extension Container {
     /// ```
     ///
     /// It covers the resolves started on this container, through ``resolve(_:name:arguments:)``,
-    /// ``resolveAsync(_:name:arguments:)``, ``verify()`` and the property wrappers, with everything
+    /// ``resolveAsync(_:name:arguments:)``, `verify()` and the property wrappers, with everything
     /// they resolve, also from parent containers. A child container has a trace of its own. The
     /// closure is called on the resolving thread, with no lock held; the resolves it makes
     /// itself, from any container, are not traced.

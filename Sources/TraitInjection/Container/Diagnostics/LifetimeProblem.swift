@@ -1,4 +1,4 @@
-/// A longer-lived instance that keeps a shorter-lived one, found by ``Container/verify()``.
+/// A longer-lived instance that keeps a shorter-lived one, found by `verify()`.
 ///
 /// The resolve itself works, which is why no test of it fails: the problem shows later, when the
 /// shorter-lived instance should have gone and has not.
@@ -32,7 +32,7 @@ public struct LifetimeProblem: Sendable, Hashable, CustomStringConvertible {
     /// The rule broken.
     public let rule: Rule
     /// The name of the dependency's scope, for the description.
-    let dependencyScope: String
+    package let dependencyScope: String
     /// The longer-lived registration, the one that keeps the other.
     public let holder: ResolutionError.Step
     /// The registration it keeps, or for ``Rule/parentNeedsChild`` the child's registration it

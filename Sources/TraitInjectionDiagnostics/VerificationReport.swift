@@ -1,4 +1,6 @@
-/// What ``Container/verify()`` or ``Container/verifyAsync()`` found: every problem at once, and
+public import TraitInjection
+
+/// What `verify()` or `verifyAsync()` found: every problem at once, and
 /// what the dry run could not check.
 ///
 /// A verification that finds problems throws its report; one that finds none returns it, so that
@@ -19,17 +21,20 @@ public struct VerificationReport: Error, Sendable, CustomStringConvertible {
     /// Kept instances that keep shorter-lived ones, each with both registrations.
     public let lifetimeProblems: [LifetimeProblem]
     /// Registrations the dry run did not resolve, each with the reason: those that take runtime
-    /// arguments, which it cannot supply; for ``Container/verify()``, async ones, and main-actor
+    /// arguments, which it cannot supply; for `verify()`, async ones, and main-actor
     /// ones off the main actor.
     public let skipped: [String]
 
     /// The note after a skipped registration that takes runtime arguments.
-    static let takesArguments = " (takes runtime arguments)"
-
-    init(problems: [ResolutionError], lifetimeProblems: [LifetimeProblem] = [], skipped: [String]) {
-        self.problems = problems
-        self.lifetimeProblems = lifetimeProblems
-        self.skipped = skipped
+    /// The report of `run`, with `promises` (declared services nobody registered) among its
+    /// problems; thrown if it found a problem.
+    init(_ run: Container.DryRun, promises: [ResolutionError] = []) throws(VerificationReport) {
+        // A promise found unkept by a dependent's dry run too is reported once, with its path.
+        problems =
+            promises.filter { promise in !run.problems.contains { $0.service == promise.service } } + run.problems
+        lifetimeProblems = run.lifetimeProblems
+        skipped = run.skipped
+        guard problems.isEmpty, lifetimeProblems.isEmpty else { throw self }
     }
 
     /// The problems and lifetime problems, one per line with their paths, then what was not

@@ -1,5 +1,7 @@
+public import TraitInjection
+
 /// The registrations visible from a container and what each resolves, found by the same dry run
-/// as ``Container/verify()``, to draw as Graphviz DOT or as Mermaid text.
+/// as `verify()`, to draw as Graphviz DOT or as Mermaid text.
 ///
 /// ```swift
 /// print(container.dependencyGraph().mermaid)
@@ -9,7 +11,7 @@
 /// //     n1 --> n0
 /// ```
 ///
-/// Cycles are drawn in red, and each ``LifetimeProblem`` as a dashed orange edge from the instance
+/// Cycles are drawn in red, and each `LifetimeProblem` as a dashed orange edge from the instance
 /// that keeps to the one it keeps. A registration the dry run cannot resolve (it takes runtime
 /// arguments, awaits, or runs on the main actor off it) is a node with a dotted border and no
 /// edges of its own.
@@ -22,7 +24,7 @@ public struct DependencyGraph: Sendable {
         public let scope: String
         /// Where it was registered, as `File.swift:12`.
         public let location: String
-        /// The ``Assembly`` it came from, if any.
+        /// The `Assembly` it came from, if any.
         public let assembly: String?
         /// Whether the dry run resolved it.
         public let isChecked: Bool
@@ -57,7 +59,7 @@ public struct DependencyGraph: Sendable {
     public let edges: [Edge]
     /// The lifetime problems.
     public let lifetimeEdges: [LifetimeEdge]
-    /// What the dry run could not resolve, as ``Container/verify()`` reports it.
+    /// What the dry run could not resolve, as `verify()` reports it.
     public let problems: [ResolutionError]
 
     /// The graph in Graphviz's DOT language: `dot -Tsvg graph.dot -o graph.svg` draws it.

@@ -1,3 +1,5 @@
+public import TraitInjection
+
 extension Container {
     /// The registrations visible from this container and what each resolves, found by a dry run
     /// of each (as ``verify()`` does: factories run, nothing is kept), with the cycles and the
@@ -10,10 +12,6 @@ extension Container {
     /// ```
     public func dependencyGraph() -> DependencyGraph {
         let run = dryRun()
-        var index: [ObjectIdentifier: Int] = [:]
-        for (position, binding) in run.bindings.enumerated() {
-            index[ObjectIdentifier(binding)] = position
-        }
         // The services on each cycle found, from where the cycle starts, in order.
         var cycles: [[ResolutionError.Step]] = []
         for problem in run.problems where problem.kind == .cycle {
@@ -21,33 +19,26 @@ extension Container {
             cycles.append(Array(problem.path[start...]))
         }
         let onCycle = Set(cycles.joined())
-        let skipped = Set(
-            run.bindings.filter { binding in
-                run.skipped.contains { $0.hasPrefix(binding.summary + " (") }
-            }.map(ObjectIdentifier.init))
-        let nodes = run.bindings.map { binding in
-            let step = binding.step
-            return DependencyGraph.Node(
-                service: step.service,
-                scope: "\(binding.scope)",
-                location: step.location,
-                assembly: step.assembly,
-                isChecked: !skipped.contains(ObjectIdentifier(binding)),
-                isOnCycle: onCycle.contains(step)
+        let nodes = run.services.map { service in
+            DependencyGraph.Node(
+                service: service.step.service,
+                scope: service.scope,
+                location: service.step.location,
+                assembly: service.step.assembly,
+                isChecked: service.skippedBecause == nil,
+                isOnCycle: onCycle.contains(service.step)
             )
         }
-        let edges = run.findings.edges.compactMap { edge -> DependencyGraph.Edge? in
-            guard let from = index[ObjectIdentifier(edge.dependent)], let to = index[ObjectIdentifier(edge.dependency)]
-            else { return nil }
-            let pair = (edge.dependent.step, edge.dependency.step)
+        let edges = run.dependencies.map { from, to in
+            let pair = (run.services[from].step, run.services[to].step)
             let isOnCycle = cycles.contains { cycle in
                 cycle.indices.contains { cycle[$0] == pair.0 && cycle[($0 + 1) % cycle.count] == pair.1 }
             }
             return DependencyGraph.Edge(from: from, to: to, isOnCycle: isOnCycle)
         }
         let steps = Dictionary(
-            nodes.indices.map { (run.bindings[$0].step, $0) }, uniquingKeysWith: { first, _ in first })
-        let lifetimeEdges = run.findings.problems.compactMap { problem -> DependencyGraph.LifetimeEdge? in
+            run.services.indices.map { (run.services[$0].step, $0) }, uniquingKeysWith: { first, _ in first })
+        let lifetimeEdges = run.lifetimeProblems.compactMap { problem -> DependencyGraph.LifetimeEdge? in
             guard let from = steps[problem.holder], let to = steps[problem.dependency] else { return nil }
             return DependencyGraph.LifetimeEdge(from: from, to: to, problem: problem)
         }
