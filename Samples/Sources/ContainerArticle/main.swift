@@ -2,7 +2,6 @@
 import Synchronization
 import TraitInjection
 import TraitInjectionDiagnostics
-
 // sample-begin
 let container = Container()
 container.register(Animal.self) { _ in Cat(name: "Mimi") }
