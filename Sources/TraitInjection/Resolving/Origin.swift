@@ -201,15 +201,9 @@ extension ResolveStack {
             return try resolveTop(
                 key, values, from: container, on: thread, factory: factory, instance: instance, kept: kept)
         }
-        return try ArgumentValues.withPointer(for: key, values) { values throws(ResolutionError) in
-            if binding.isPlain { return try makeTop(binding, from: container, values, on: thread, factory, instance) }
-            return try topLevel(container, makesOne: true, describing: binding.step.service) {
-                t throws(ResolutionError) in
-                try resolve(
-                    binding, keptIn: entry.object, by: nil, from: container, at: t, -1, values, factory, instance,
-                    on: thread)
-            }
-        }
+        return try resolveTop(
+            key, binding, readFrom: entry, by: nil, values, from: container, on: thread, factory: factory,
+            instance: instance)
     }
 
     /// `container.resolve` of the registration under `key` with `values`: a top-level resolve.
@@ -226,20 +220,40 @@ extension ResolveStack {
         if !container.isTraced, !isObserving, let (entry, parent) = container.entryAndParent(for: key) {
             guard let binding = entry.with({ $0.bindingUnlessKept(else: kept) }) else { return .made }
             if binding.isStandIn { return .unregistered }
-            return try ArgumentValues.withPointer(for: key, values) { values throws(ResolutionError) in
-                if binding.isPlain {
-                    return try makeTop(binding, from: container, values, on: thread, factory, instance)
-                }
-                return try topLevel(container, makesOne: true, describing: binding.step.service) {
-                    t throws(ResolutionError) in
-                    try resolve(
-                        binding, keptIn: entry.object, by: parent, from: container, at: t, -1, values, factory,
-                        instance, on: thread)
-                }
-            }
+            return try resolveTop(
+                key, binding, readFrom: entry, by: parent, values, from: container, on: thread, factory: factory,
+                instance: instance)
         }
         return try resolveTopInFull(
             key, values, from: container, on: thread, factory: factory, instance: instance, kept: kept)
+    }
+
+    /// `container.resolve` of `binding`, read from `entry` (registered in `parent`, or in
+    /// `container` if that is `nil`), which keeps no instance for it, with `values`: a top-level
+    /// resolve. Emitted once for the first look's two ways here (``resolveRead(_:_:_:_:from:on:factory:instance:kept:)``
+    /// and ``resolveTop(_:_:from:on:factory:instance:kept:)``): inlined into both, it was
+    /// two copies of about 14 KB of machine code.
+    @inline(never)
+    private func resolveTop(
+        _ key: ServiceKey,
+        _ binding: Binding,
+        readFrom entry: Borrowed<RegistryEntry>,
+        by parent: Container?,
+        _ values: () -> ArgumentValues?,
+        from container: Container,
+        on thread: ResolvingThread,
+        factory: MakeCall,
+        instance: () -> Any
+    ) throws(ResolutionError) -> Found {
+        try ArgumentValues.withPointer(for: key, values) { values throws(ResolutionError) in
+            if binding.isPlain { return try makeTop(binding, from: container, values, on: thread, factory, instance) }
+            return try topLevel(container, makesOne: true, describing: binding.step.service) {
+                t throws(ResolutionError) in
+                try resolve(
+                    binding, keptIn: entry.object, by: parent, from: container, at: t, -1, values, factory, instance,
+                    on: thread)
+            }
+        }
     }
 
     /// ``resolveTop(_:_:from:on:factory:instance:kept:)`` of a service its container does not
