@@ -78,18 +78,36 @@ extension Resolve {
             }
         )
         let key = key ?? ServiceKey(Service.self, name: name, arguments: (repeat each Argument).self)
-        var found = try await resolveAsync(
-            key, ArgumentValues.of(repeat each arguments), from: lookup, at: frame, factories: factories)
-        while case .unregistered = found, let fileDefault, fileDefault(lookup) {
-            found = try await resolveAsync(
-                key, ArgumentValues.of(repeat each arguments), from: lookup, at: frame, factories: factories)
+        // One await here, the rest erased: each await of a generic async function is a piece of
+        // machine code of its own, made for every service.
+        if let instance = try await resolveAsync(
+            key, ArgumentValues.of(repeat each arguments), from: lookup, at: frame, factories: factories,
+            fileDefault: fileDefault)
+        {
+            return Found.cast(instance, to: Service.self)
         }
-        switch found {
-        case .instance(let instance): return Found.cast(instance, to: Service.self)
-        case .made, .expired: preconditionFailure("an async resolve hands back what it made, and never expires")
-        case .unregistered:
-            return try await unregisteredAsync(
-                Service.self, name: name, arguments: repeat each arguments, from: lookup, at: frame)
+        return try await unregisteredAsync(
+            Service.self, name: name, arguments: repeat each arguments, from: lookup, at: frame)
+    }
+
+    /// Resolves the registration under `key` with `values`, looked up from `lookup`, for the
+    /// factory of `frame` (`nil` at the top); `nil` if nothing is registered under `key` and
+    /// `fileDefault` files nothing (it files a declared service's default, and the resolve looks
+    /// again).
+    private func resolveAsync(
+        _ key: ServiceKey,
+        _ values: ArgumentValues?,
+        from lookup: Container,
+        at frame: Frame?,
+        factories: Factories,
+        fileDefault: (@Sendable (Container) -> Bool)?
+    ) async throws(ResolutionError) -> Any? {
+        while true {
+            switch try await resolveAsync(key, values, from: lookup, at: frame, factories: factories) {
+            case .instance(let instance): return instance
+            case .unregistered: guard let fileDefault, fileDefault(lookup) else { return nil }
+            case .made, .expired: preconditionFailure("an async resolve hands back what it made, and never expires")
+            }
         }
     }
 
