@@ -25,7 +25,7 @@ extension Container {
     /// - Throws: A ``VerificationReport`` listing every problem, if there is one.
     @discardableResult
     public func verify() throws(VerificationReport) -> VerificationReport {
-        try verify(reporting: [])
+        try VerificationReport(dryRun())
     }
 
     /// Resolves every registration visible from this container in a dry run, as
@@ -45,12 +45,6 @@ extension Container {
     @discardableResult
     public func verifyAsync() async throws(VerificationReport) -> VerificationReport {
         try VerificationReport(await dryRunAsync())
-    }
-
-    /// ``TraitInjection/Container/verify()``, with `promises` (the unkept ones of
-    /// ``TraitInjection/ServiceContainer/verify(including:)``) among its problems.
-    func verify(reporting promises: [ResolutionError]) throws(VerificationReport) -> VerificationReport {
-        try VerificationReport(dryRun(), promises: promises)
     }
 }
 
@@ -79,6 +73,8 @@ extension ServiceContainer {
     public func verify(including services: PartialKeyPath<Self>...) throws(VerificationReport)
         -> VerificationReport
     {
-        try container.verify(reporting: fileDefaults(of: services))
+        // The defaults first: the dry run then checks them, and what they need.
+        let promises = fileDefaults(of: services)
+        return try VerificationReport(container.dryRun(), promises: promises)
     }
 }
