@@ -240,4 +240,36 @@ struct ContainerLifetimeTests {
             #expect(error.lifetimeProblems.map(\.rule) == [.singletonKeepsWeak])
         }
     }
+
+    @Test(
+        "A dry run's findings are fixed when it returns: a resolve a factory started and left running adds none later",
+        .timeLimit(.minutes(10)))
+    func dryRunEndsItsFindings() async {
+        final class Starter: Sendable {}
+        let container = Container()
+        let (started, startedNow) = AsyncStream<Void>.makeStream()
+        let (released, release) = AsyncStream<Void>.makeStream()
+        let (resolved, resolvedNow) = AsyncStream<Void>.makeStream()
+        container.register(Session.self) { _ in Session() }.inScope(.weak)
+        // Takes an argument, so the dry run skips it; resolved from a task Starter's factory
+        // starts, it inherits the dry run, and resolves a .weak service once the dry run is over.
+        container.register(Cache.self) { (r: AsyncResolution, _: Int) async throws in
+            startedNow.yield()
+            for await _ in released { break }
+            defer { resolvedNow.yield() }
+            return Cache(session: try await r.resolve(Session.self))
+        }
+        .inScope(.container)
+        container.register(Starter.self) { (_: AsyncResolution) async in
+            Task { _ = try? await container.resolveAsync(Cache.self, arguments: 1) }
+            for await _ in started { break }
+            return Starter()
+        }
+        let run = await container.dryRunAsync()
+        let found = (run.lifetimeProblems.count, run.dependencies.count)
+        release.yield()
+        for await _ in resolved { break }
+        #expect(run.lifetimeProblems.count == found.0)
+        #expect(run.dependencies.count == found.1)
+    }
 }

@@ -22,10 +22,11 @@ extension Container {
         package var services: [Service]
         /// The errors of the resolves of the registrations checked, one per failed registration.
         package var problems: [ResolutionError] = []
-        /// The registrations of ``services``, in the same order.
-        let bindings: [Binding]
-        /// What the resolves of the dry run record besides their errors.
-        let findings: DryRunFindings
+        /// Each dependency of one checked registration on another, as positions in ``services``,
+        /// in the order they were first found.
+        package var dependencies: [(dependent: Int, dependency: Int)] = []
+        /// The lifetime problems found, one of each.
+        package var lifetimeProblems: [LifetimeProblem] = []
 
         /// The registrations not checked, each with why: `Clock at App.swift:12 (takes runtime
         /// arguments)`.
@@ -33,42 +34,39 @@ extension Container {
             services.compactMap { service in service.skippedBecause.map { service.summary + $0 } }
         }
 
-        /// Each dependency of one checked registration on another, as positions in ``services``,
-        /// in the order they were first found.
-        package var dependencies: [(dependent: Int, dependency: Int)] {
+        /// Why a registration that takes runtime arguments is not checked.
+        static let takesArguments = " (takes runtime arguments)"
+
+        /// A dry run of `bindings` that has checked none yet.
+        init(_ bindings: [Binding]) {
+            services = bindings.map { binding in
+                Service(step: binding.step, scope: "\(binding.scope)", summary: binding.summary)
+            }
+        }
+
+        /// Records what `findings` found among `bindings`, this dry run's registrations.
+        mutating func record(_ findings: DryRunFindings, among bindings: [Binding]) {
             var positions: [ObjectIdentifier: Int] = [:]
             for (position, binding) in bindings.enumerated() {
                 positions[ObjectIdentifier(binding)] = position
             }
-            return findings.edges.compactMap { edge in
+            dependencies = findings.edges.compactMap { edge in
                 guard let dependent = positions[ObjectIdentifier(edge.dependent)],
                     let dependency = positions[ObjectIdentifier(edge.dependency)]
                 else { return nil }
                 return (dependent, dependency)
             }
-        }
-
-        /// The lifetime problems found, one of each.
-        package var lifetimeProblems: [LifetimeProblem] { findings.problems }
-
-        /// Why a registration that takes runtime arguments is not checked.
-        static let takesArguments = " (takes runtime arguments)"
-
-        /// A dry run of the registrations visible from `container` that has checked none yet.
-        init(of container: Container) {
-            bindings = container.visibleBindings()
-            findings = DryRunFindings(checking: container)
-            services = bindings.map { binding in
-                Service(step: binding.step, scope: "\(binding.scope)", summary: binding.summary)
-            }
+            lifetimeProblems = findings.problems
         }
     }
 
     /// Resolves every registration visible from this container in a dry run, synchronously:
     /// those that take arguments, async ones and main-actor ones off the main actor are skipped.
     package func dryRun() -> DryRun {
-        var run = DryRun(of: self)
-        for (position, binding) in run.bindings.enumerated() {
+        let bindings = visibleBindings()
+        let findings = DryRunFindings(checking: self)
+        var run = DryRun(bindings)
+        for (position, binding) in bindings.enumerated() {
             if binding.takesArguments {
                 run.services[position].skippedBecause = DryRun.takesArguments
             } else if binding.needsAsyncResolve {
@@ -79,7 +77,7 @@ extension Container {
             } else {
                 do {
                     let stack = ResolvingThread.current.stack
-                    try stack.topLevel(self, nested: false, findings: run.findings, describing: binding.step.service) {
+                    try stack.topLevel(self, nested: false, findings: findings, describing: binding.step.service) {
                         t throws(ResolutionError) in
                         try binding.verify(Resolution(top: t, in: stack))
                     }
@@ -88,19 +86,22 @@ extension Container {
                 }
             }
         }
+        run.record(findings, among: bindings)
         return run
     }
 
     /// Resolves every registration visible from this container in an async dry run, as
     /// `resolveAsync` would: only those that take arguments are skipped.
     package func dryRunAsync() async -> DryRun {
-        var run = DryRun(of: self)
-        for (position, binding) in run.bindings.enumerated() {
+        let bindings = visibleBindings()
+        let findings = DryRunFindings(checking: self)
+        var run = DryRun(bindings)
+        for (position, binding) in bindings.enumerated() {
             guard !binding.takesArguments else {
                 run.services[position].skippedBecause = DryRun.takesArguments
                 continue
             }
-            let resolve = Resolve(self, entry: nil, isAsync: true, findings: run.findings)
+            let resolve = Resolve(self, entry: nil, isAsync: true, findings: findings)
             do throws(ResolutionError) {
                 try await Resolve.counted { () async throws(ResolutionError) in
                     try await binding.verifyAsync(AsyncResolution(resolve, nil, self))
@@ -111,6 +112,7 @@ extension Container {
                 run.problems.append(error)
             }
         }
+        run.record(findings, among: bindings)
         return run
     }
 
