@@ -474,6 +474,16 @@ extension Resolve {
         guard Waits.shared.beginCompletion(pending, by: self) else { return }
         do throws(ResolutionError) {
             switch pending.run {
+            case .sync where pending.binding.isMainActor && !MainQueue.isCurrent:
+                // A main-actor service's completions run where its factory did, on the main actor:
+                // as a synchronous resolve on the main actor runs them. (The queued completion
+                // crosses unchecked: this task waits while the main actor runs it, and nothing else
+                // holds it.)
+                let pending = UncheckedBox(pending)
+                try await synchronouslyOnMainActor(at: entry, from: pending.value.lookup) {
+                    @MainActor stack, t throws(ResolutionError) in
+                    try stack.complete(pending.value, at: t)
+                }
             case .sync:
                 try await synchronously(at: entry, from: pending.lookup) { stack, t throws(ResolutionError) in
                     try stack.complete(pending, at: t)

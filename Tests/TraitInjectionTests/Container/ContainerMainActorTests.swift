@@ -113,6 +113,25 @@ struct ContainerMainActorTests {
     }
 
     @Test(
+        "A main-actor service's initCompleted runs on the main actor in an async resolve, and may resolve another main-actor service",
+        .timeLimit(.minutes(10)))
+    func mainActorCompletionInAnAsyncResolve() async throws {
+        let container = Container()
+        container.register(Service.self) { @MainActor _ in Service() }
+        let completed = Counter()
+        container.register(ProfileViewModel.self) { @MainActor _ in ProfileViewModel(service: Service()) }
+            .initCompleted { (r: Resolution, _: ProfileViewModel) in
+                // A main-actor service: a synchronous resolve of it works on the main actor only
+                // (elsewhere it throws needsMainActor).
+                _ = try r.resolve(Service.self)
+                completed.increment()
+            }
+        let viewModel = try await Task.detached { try await container.resolveAsync(ProfileViewModel.self) }.value
+        #expect(await viewModel.title == "Profile")
+        #expect(completed.count == 1)
+    }
+
+    @Test(
         "A main-actor factory that throws another resolve's needsAsyncResolve: an async resolve reports it, and runs the factory once"
     )
     func mainActorFactoryThrowingAnotherResolvesError() async throws {
