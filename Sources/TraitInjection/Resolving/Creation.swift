@@ -32,6 +32,10 @@ final class Creation: @unchecked Sendable {
     var completionsLeft = 0
     /// The completion its owner runs now.
     var running: Resolve.Pending?
+    /// Whether `running` waits for the main actor: the synchronous completion of a main-actor
+    /// service in an async resolve, before it runs there. A synchronous resolve on the main thread
+    /// that needs the instance takes it over meanwhile, with that completion (``Waits``).
+    var awaitsMainActor = false
     /// The resolve that handed it to its owner to end a deadlock, and waits for it at its end: it
     /// takes it back if the owner fails first (``Waits``).
     var giver: Resolve?
@@ -146,12 +150,41 @@ extension Waits {
 
     /// Whether `resolve` runs its completion `pending` now: it does unless the shared instance
     /// it completes was handed to another resolve.
-    func beginCompletion(_ pending: Resolve.Pending, by resolve: Resolve) -> Bool {
+    ///
+    /// With `awaitingMainActor`, it runs once the task has reached the main actor
+    /// (``resumeOnMainActor(_:by:)``); until then the main thread may take it over.
+    func beginCompletion(_ pending: Resolve.Pending, by resolve: Resolve, awaitingMainActor: Bool = false) -> Bool {
         guard let creation = pending.creation else { return true }
         return locked {
+            // Taken from the queue by `next`: a hand-over meanwhile moved it, with the instance.
+            resolve.state.withLock { $0.dequeued = nil }
             guard creation.owner === resolve, case .pending = creation.outcome else { return false }
             creation.running = pending
+            creation.awaitsMainActor = awaitingMainActor
             return true
+        }
+    }
+
+    /// On the main actor: whether `resolve` runs its completion `pending` that waited for it
+    /// (``beginCompletion(_:by:awaitingMainActor:)``). It does unless the main thread took the
+    /// instance over meanwhile, or another resolve has it: then it runs there.
+    func resumeOnMainActor(_ pending: Resolve.Pending, by resolve: Resolve) -> Bool {
+        guard let creation = pending.creation else { return true }
+        return locked {
+            guard creation.owner === resolve, creation.running != nil, case .pending = creation.outcome else {
+                return false
+            }
+            creation.awaitsMainActor = false
+            return true
+        }
+    }
+
+    /// Records that `resolve`'s completion `pending`, unwound on the main actor to wait for an
+    /// instance, waits for the main actor again to run again: the main thread may take it over.
+    func awaitMainActor(_ pending: Resolve.Pending, by resolve: Resolve) {
+        guard let creation = pending.creation else { return }
+        locked {
+            if creation.owner === resolve, creation.running != nil { creation.awaitsMainActor = true }
         }
     }
 
@@ -164,7 +197,7 @@ extension Waits {
         guard let creation = pending.creation else { return true }
         return changing { () -> Bool in
             guard creation.owner === resolve, creation.running != nil else { return false }
-            creation.running = nil
+            (creation.running, creation.awaitsMainActor) = (nil, false)
             if succeeded { creation.completionsLeft -= 1 } else { creation.completionFailed = true }
             return true
         }
@@ -202,7 +235,7 @@ extension Waits {
             return true
         }
         guard isTaken else { return false }
-        (creation.owner, creation.giver, creation.running) = (giver, nil, nil)
+        (creation.owner, creation.giver, creation.running, creation.awaitsMainActor) = (giver, nil, nil, false)
         return true
     }
 
@@ -282,6 +315,7 @@ extension Waits {
             (creation.instance, creation.kept, creation.running, creation.creator, creation.slot) = (
                 nil, .empty, nil, nil, nil
             )
+            creation.awaitsMainActor = false
         }
         return [
             creation.instance as Any, creation.kept, creation.running as Any, creation.creator as Any,

@@ -469,21 +469,16 @@ extension Resolve {
     }
 
     /// Runs one queued completion, unless its instance was handed to another resolve meanwhile:
-    /// a synchronous one as a synchronous part of this resolve.
+    /// a synchronous one as a synchronous part of this resolve — on the main actor for a
+    /// main-actor service, as its factory ran.
     private func runAsync(_ pending: Pending) async throws(ResolutionError) {
-        guard Waits.shared.beginCompletion(pending, by: self) else { return }
+        let hops: Bool
+        if case .sync = pending.run { hops = pending.binding.isMainActor && !MainQueue.isCurrent } else { hops = false }
+        guard Waits.shared.beginCompletion(pending, by: self, awaitingMainActor: hops) else { return }
         do throws(ResolutionError) {
             switch pending.run {
-            case .sync where pending.binding.isMainActor && !MainQueue.isCurrent:
-                // A main-actor service's completions run where its factory did, on the main actor:
-                // as a synchronous resolve on the main actor runs them. (The queued completion
-                // crosses unchecked: this task waits while the main actor runs it, and nothing else
-                // holds it.)
-                let pending = UncheckedBox(pending)
-                try await synchronouslyOnMainActor(at: entry, from: pending.value.lookup) {
-                    @MainActor stack, t throws(ResolutionError) in
-                    try stack.complete(pending.value, at: t)
-                }
+            case .sync where hops:
+                guard try await completeOnMainActor(pending) else { return }  // Taken over: it runs there.
             case .sync:
                 try await synchronously(at: entry, from: pending.lookup) { stack, t throws(ResolutionError) in
                     try stack.complete(pending, at: t)
@@ -506,5 +501,29 @@ extension Resolve {
             throw error
         }
         Waits.shared.endCompletion(pending, by: self, succeeded: true)
+    }
+
+    /// Runs `pending`, a main-actor service's synchronous completion that
+    /// ``Waits/beginCompletion(_:by:awaitingMainActor:)`` began, on the main actor: `false` if it
+    /// was taken over before it got there (a synchronous resolve on the main thread needed the
+    /// instance meanwhile, and runs it), or while it waited for an instance between two runs.
+    private func completeOnMainActor(_ pending: Pending) async throws(ResolutionError) -> Bool {
+        // The completion crosses unchecked: this task waits while the main actor runs it, and
+        // nothing else holds it.
+        let pending = UncheckedBox(pending)
+        return try await synchronouslyOnMainActor(at: entry, from: pending.value.lookup) {
+            @MainActor stack, t throws(ResolutionError) in
+            guard Waits.shared.resumeOnMainActor(pending.value, by: self) else { return false }
+            do throws(ResolutionError) {
+                try stack.complete(pending.value, at: t)
+            } catch {
+                // It unwound to wait, and runs again on the main actor after the wait.
+                if error.suspension != nil { Waits.shared.awaitMainActor(pending.value, by: self) }
+                throw error
+            }
+            // A factory caught the unwinding and went on: it runs again after the wait too.
+            if self.pendingSuspension != nil { Waits.shared.awaitMainActor(pending.value, by: self) }
+            return true
+        }
     }
 }

@@ -36,6 +36,10 @@ final class Resolve: Sendable {
         var phase = Phase.running
         var graph: [GraphEntry] = []
         var queue: [Pending] = []
+        /// The completion of a shared instance that ``next(_:graph:describing:)`` took from `queue`,
+        /// until ``Waits/beginCompletion(_:by:awaitingMainActor:)`` begins it: a hand-over of the
+        /// instance in between moves it with the queue (``Waits``).
+        var dequeued: Pending?
         /// The shared instances it claimed, received from nested resolves or from other resolves
         /// (``Waits``): it publishes those it still owns when it succeeds.
         var claims: [Creation] = []
@@ -231,7 +235,11 @@ final class Resolve: Sendable {
             case end([Creation], [GraphEntry])
         }
         let step = state.withLock { state -> Step in
-            if !state.queue.isEmpty { return .run(state.queue.removeFirst()) }
+            if !state.queue.isEmpty {
+                let pending = state.queue.removeFirst()
+                if pending.creation != nil { state.dequeued = pending }
+                return .run(pending)
+            }
             if !state.yielded.isEmpty { return .handedOver(state.yielded) }
             state.record?.remember(graph() ?? state.graph, isRoot: outer == nil)
             for record in state.records { record.settle(succeeded: true) }

@@ -79,10 +79,11 @@ final class Waits: @unchecked Sendable {
                     throw ResolutionError.suspension(for: creation, at: frame)
                 }
                 // A main-actor instance an async resolve has made (on the main actor: its factory runs
-                // nowhere else), waiting only for completions it does not run now: this thread, on
-                // the main actor, takes it over, completes and publishes it, and the task gets it.
+                // nowhere else), waiting only for completions it does not run now (none, or one that
+                // waits for the main actor: this thread, which holds it): this thread takes it over,
+                // completes and publishes it, and the task gets it.
                 if creation.binding.isMainActor, creation.owner.isAsync, creation.instance != nil,
-                    creation.running == nil, MainQueue.isCurrent
+                    creation.running == nil || creation.awaitsMainActor, MainQueue.isCurrent
                 {
                     handOver(creation, to: resolve)
                     wake(&resumed)
@@ -277,18 +278,23 @@ final class Waits: @unchecked Sendable {
     }
 
     /// Hands `creation`, made in another tree, to `receiver`, with the completions still to run
-    /// (the one running now included): its owner waits for it at its end, and takes it back if
+    /// (the one running now, and one taken from the queue to begin, included): its owner waits for it at its end, and takes it back if
     /// `receiver` fails first. Call with the monitor locked.
     private func handOver(_ creation: Creation, to receiver: Resolve) {
         let previous = creation.owner
         var moved = creation.running.map { [$0] } ?? []
-        creation.running = nil
+        (creation.running, creation.awaitsMainActor) = (nil, false)
         moved += previous.state.withLock { state in
             defer {
                 state.queue.removeAll { $0.creation === creation }
                 state.yielded.append(creation)
             }
-            return state.queue.filter { $0.creation === creation }
+            var taken = state.queue.filter { $0.creation === creation }
+            if let dequeued = state.dequeued, dequeued.creation === creation {
+                taken.insert(dequeued, at: 0)
+                state.dequeued = nil
+            }
+            return taken
         }
         (creation.owner, creation.giver) = (receiver, previous)
         receiver.state.withLock { state in

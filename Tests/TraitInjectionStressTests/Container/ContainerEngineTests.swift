@@ -192,6 +192,41 @@ struct ContainerEngineTests {
         #expect(link.model?.isOnMainActor == true)  // …and came back for the main-actor factory.
     }
 
+    @MainActor
+    @Test(
+        "The main thread takes over a main-actor singleton whose initCompleted an async resolve has yet to run: it runs once, on the main actor"
+    )
+    func mainThreadTakesOverAWaitingCompletion() async throws {
+        let mainThread = currentThreadID
+        for _ in 0..<200 {
+            let container = Container()
+            let resolved = Gate()
+            let failures = Counter()
+            let completions = Counter()
+            let offMain = Counter()
+            container.register(Model.self) { @MainActor _ in
+                // Queued behind this factory's job: the async resolve reaches the model's completion
+                // about now, and waits for the main actor to run it, or is running it.
+                DispatchQueue.main.async {
+                    if (try? container.resolve(Model.self)) == nil { failures.increment() }
+                    resolved.open()
+                }
+                return Model()
+            }
+            .inScope(.container)
+            .initCompleted { _, _ in
+                completions.increment()
+                if currentThreadID != mainThread { offMain.increment() }
+            }
+            let model = try await Task.detached { try await container.resolveAsync(Model.self) }.value
+            await resolved.wait()
+            #expect(model === (try container.resolve(Model.self)))
+            #expect(failures.count == 0)
+            #expect(completions.count == 1)
+            #expect(offMain.count == 0)
+        }
+    }
+
     final class Completing: @unchecked Sendable {
         var other: Completing?
     }
