@@ -32,15 +32,20 @@ final class Creation: @unchecked Sendable {
     var completionsLeft = 0
     /// The completion its owner runs now.
     var running: Resolve.Pending?
-    /// Whether `running` waits for the main actor: the synchronous completion of a main-actor
-    /// service in an async resolve, before it runs there. A synchronous resolve on the main thread
-    /// that needs the instance takes it over meanwhile, with that completion (``Waits``).
+    /// Whether `running` waits for the main actor to begin: the synchronous completion of a
+    /// main-actor service in an async resolve, before its first run there. A synchronous resolve
+    /// on the main thread that needs the instance takes it over meanwhile, with that completion
+    /// (``Waits``). Once it has begun it is not taken over, also while it waits for an instance
+    /// between two runs: it may have had effects, and may need what an async resolve makes.
     var awaitsMainActor = false
     /// The resolve that handed it to its owner to end a deadlock, and waits for it at its end: it
     /// takes it back if the owner fails first (``Waits``).
     var giver: Resolve?
     /// Whether a completion of it threw: then it cannot be completed, by anyone.
     var completionFailed = false
+    /// The error of the completion that threw, for the resolve that handed it over and waits for
+    /// it (``Waits/unsettled(_:of:)``).
+    var completionError: ResolutionError?
     var outcome = Outcome.pending
 
     init(slot: any KeptSlot, binding: Binding, owner: Resolve) {
@@ -167,7 +172,8 @@ extension Waits {
 
     /// On the main actor: whether `resolve` runs its completion `pending` that waited for it
     /// (``beginCompletion(_:by:awaitingMainActor:)``). It does unless the main thread took the
-    /// instance over meanwhile, or another resolve has it: then it runs there.
+    /// instance over meanwhile, or another resolve has it: then it runs there. From here on it
+    /// is not taken over by the main thread.
     func resumeOnMainActor(_ pending: Resolve.Pending, by resolve: Resolve) -> Bool {
         guard let creation = pending.creation else { return true }
         return locked {
@@ -179,26 +185,21 @@ extension Waits {
         }
     }
 
-    /// Records that `resolve`'s completion `pending`, unwound on the main actor to wait for an
-    /// instance, waits for the main actor again to run again: the main thread may take it over.
-    func awaitMainActor(_ pending: Resolve.Pending, by resolve: Resolve) {
-        guard let creation = pending.creation else { return }
-        locked {
-            if creation.owner === resolve, creation.running != nil { creation.awaitsMainActor = true }
-        }
-    }
-
-    /// Ends the run of `pending`, a completion by `resolve`.
+    /// Ends the run of `pending`, a completion by `resolve`, which threw `failure` if it is given.
     ///
     /// - Returns: `false` if the shared instance it completes was handed over meanwhile: that run
     ///   does not count (it runs again in the resolve that has it now).
     @discardableResult
-    func endCompletion(_ pending: Resolve.Pending, by resolve: Resolve, succeeded: Bool) -> Bool {
+    func endCompletion(_ pending: Resolve.Pending, by resolve: Resolve, failure: ResolutionError? = nil) -> Bool {
         guard let creation = pending.creation else { return true }
         return changing { () -> Bool in
             guard creation.owner === resolve, creation.running != nil else { return false }
             (creation.running, creation.awaitsMainActor) = (nil, false)
-            if succeeded { creation.completionsLeft -= 1 } else { creation.completionFailed = true }
+            if let failure {
+                (creation.completionFailed, creation.completionError) = (true, failure)
+            } else {
+                creation.completionsLeft -= 1
+            }
             return true
         }
     }
@@ -280,7 +281,7 @@ extension Waits {
                 case .published: continue
                 case .pending: return creation
                 case .abandoned(let error):
-                    throw error
+                    throw error ?? creation.completionError
                         ?? ResolutionError(
                             kind: .factoryFailed, service: creation.service,
                             underlyingError: "the resolve it was handed to, to end a deadlock, failed")

@@ -478,7 +478,8 @@ extension Resolve {
         do throws(ResolutionError) {
             switch pending.run {
             case .sync where hops:
-                guard try await completeOnMainActor(pending) else { return }  // Taken over: it runs there.
+                // Ended there, or taken over (it runs in the resolve that has it now).
+                guard try await completeOnMainActor(pending) else { return }
             case .sync:
                 try await synchronously(at: entry, from: pending.lookup) { stack, t throws(ResolutionError) in
                     try stack.complete(pending, at: t)
@@ -495,18 +496,20 @@ extension Resolve {
                 }
             }
         } catch {
-            guard Waits.shared.endCompletion(pending, by: self, succeeded: false) else {
+            guard Waits.shared.endCompletion(pending, by: self, failure: error) else {
                 return  // Handed over while it ran: it runs again there.
             }
             throw error
         }
-        Waits.shared.endCompletion(pending, by: self, succeeded: true)
+        Waits.shared.endCompletion(pending, by: self)
     }
 
     /// Runs `pending`, a main-actor service's synchronous completion that
-    /// ``Waits/beginCompletion(_:by:awaitingMainActor:)`` began, on the main actor: `false` if it
-    /// was taken over before it got there (a synchronous resolve on the main thread needed the
-    /// instance meanwhile, and runs it), or while it waited for an instance between two runs.
+    /// ``Waits/beginCompletion(_:by:awaitingMainActor:)`` began, on the main actor, and ends it
+    /// there when it succeeds: the main thread may need the instance as soon as the run returns.
+    /// `false` if it ran and ended, or was taken over before it got there (a synchronous resolve
+    /// on the main thread needed the instance meanwhile, and runs it); `true` if it ran and is
+    /// still to end.
     private func completeOnMainActor(_ pending: Pending) async throws(ResolutionError) -> Bool {
         // The completion crosses unchecked: this task waits while the main actor runs it, and
         // nothing else holds it.
@@ -514,16 +517,11 @@ extension Resolve {
         return try await synchronouslyOnMainActor(at: entry, from: pending.value.lookup) {
             @MainActor stack, t throws(ResolutionError) in
             guard Waits.shared.resumeOnMainActor(pending.value, by: self) else { return false }
-            do throws(ResolutionError) {
-                try stack.complete(pending.value, at: t)
-            } catch {
-                // It unwound to wait, and runs again on the main actor after the wait.
-                if error.suspension != nil { Waits.shared.awaitMainActor(pending.value, by: self) }
-                throw error
-            }
-            // A factory caught the unwinding and went on: it runs again after the wait too.
-            if self.pendingSuspension != nil { Waits.shared.awaitMainActor(pending.value, by: self) }
-            return true
+            try stack.complete(pending.value, at: t)
+            // Unless it runs again after a wait (a factory caught the unwinding and went on).
+            guard self.pendingSuspension == nil else { return true }
+            Waits.shared.endCompletion(pending.value, by: self)
+            return false
         }
     }
 }

@@ -231,11 +231,15 @@ final class Resolve: Sendable {
     ) throws(ResolutionError) -> Next {
         enum Step {
             case run(Pending)
+            /// The completion limit reached at this one, left in the queue.
+            case tooMany(Pending)
             case handedOver([Creation])
             case end([Creation], [GraphEntry])
         }
         let step = state.withLock { state -> Step in
-            if !state.queue.isEmpty {
+            if let first = state.queue.first {
+                runs += 1
+                guard runs <= Self.completionLimit else { return .tooMany(first) }
                 let pending = state.queue.removeFirst()
                 if pending.creation != nil { state.dequeued = pending }
                 return .run(pending)
@@ -249,11 +253,9 @@ final class Resolve: Sendable {
         }
         switch step {
         case .run(let pending):
-            runs += 1
-            guard runs <= Self.completionLimit else {
-                throw Self.tooManyCompletions(pending.binding, path: entry.steps + [pending.binding.step])
-            }
             return .run(pending)
+        case .tooMany(let pending):
+            throw Self.tooManyCompletions(pending.binding, path: entry.steps + [pending.binding.step])
         case .handedOver(let yielded):
             if let unsettled = try Waits.shared.unsettled(yielded, of: self) { return .waitFor(unsettled) }
             state.withLock { $0.yielded.removeAll { creation in yielded.contains { $0 === creation } } }

@@ -419,12 +419,12 @@ extension ResolveStack {
         do {
             try complete(pending, at: t)
         } catch {
-            guard Waits.shared.endCompletion(pending, by: resolve, succeeded: false) else {
+            guard Waits.shared.endCompletion(pending, by: resolve, failure: error) else {
                 return  // Handed over while it ran: it runs again there.
             }
             throw error
         }
-        Waits.shared.endCompletion(pending, by: resolve, succeeded: true)
+        Waits.shared.endCompletion(pending, by: resolve)
     }
 
     /// Queues the completions `binding` gives `instance` (of dynamic `type`), made by its factory

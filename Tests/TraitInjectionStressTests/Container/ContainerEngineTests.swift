@@ -197,7 +197,9 @@ struct ContainerEngineTests {
         "The main thread takes over a main-actor singleton whose initCompleted an async resolve has yet to run: it runs once, on the main actor"
     )
     func mainThreadTakesOverAWaitingCompletion() async throws {
-        let mainThread = currentThreadID
+        // The main queue, which runs the main actor, is not always drained by one thread on Linux.
+        let mainQueue = DispatchSpecificKey<UInt8>()
+        DispatchQueue.main.setSpecific(key: mainQueue, value: 1)
         for _ in 0..<200 {
             let container = Container()
             let resolved = Gate()
@@ -216,7 +218,7 @@ struct ContainerEngineTests {
             .inScope(.container)
             .initCompleted { _, _ in
                 completions.increment()
-                if currentThreadID != mainThread { offMain.increment() }
+                if DispatchQueue.getSpecific(key: mainQueue) == nil { offMain.increment() }
             }
             let model = try await Task.detached { try await container.resolveAsync(Model.self) }.value
             await resolved.wait()
@@ -224,6 +226,109 @@ struct ContainerEngineTests {
             #expect(failures.count == 0)
             #expect(completions.count == 1)
             #expect(offMain.count == 0)
+        }
+    }
+
+    @MainActor
+    @Test(
+        "Main-actor code that resolves a main-actor singleton right after an async resolve ran its initCompleted gets it"
+    )
+    func mainActorResolvesRightAfterTheCompletion() async throws {
+        for _ in 0..<200 {
+            let container = Container()
+            let resolved = Gate()
+            let failures = Counter()
+            container.register(Model.self) { @MainActor _ in Model() }
+                .inScope(.container)
+                .initCompleted { _, _ in
+                    // Queued behind the completion's run on the main actor: the task has yet to end it.
+                    DispatchQueue.main.async {
+                        if (try? container.resolve(Model.self)) == nil { failures.increment() }
+                        resolved.open()
+                    }
+                }
+            let model = try await Task.detached { try await container.resolveAsync(Model.self) }.value
+            await resolved.wait()
+            #expect(model === (try container.resolve(Model.self)))
+            #expect(failures.count == 0)
+        }
+    }
+
+    @MainActor
+    @Test(
+        "A main-actor singleton's initCompleted that waits between two runs stays with its async resolve: the main thread is refused, not handed it"
+    )
+    func aCompletionBetweenTwoRunsIsNotTakenOver() async throws {
+        let container = Container()
+        let made = Counter()
+        let runs = Counter()
+        let inputStarted = Gate()
+        let inputMayEnd = Gate()
+        container.register(Service.self) { _ in
+            inputStarted.open()
+            while !inputMayEnd.opened { usleepCompat(100) }
+            return Service(number: 7)
+        }
+        .inScope(.container)
+        container.register(Model.self) { @MainActor _ in
+            made.increment()
+            return Model()
+        }
+        .inScope(.container)
+        .initCompleted { r, _ in
+            runs.increment()
+            // Another thread is making it: the first run unwinds to wait, and runs again after.
+            _ = try r.resolve(Service.self)
+        }
+        // Made on a thread of its own: no pool thread is held while this test waits.
+        let input = Mutex<Int?>(nil)
+        let inputThread = OwnThread { input.withLock { $0 = try? container.resolve(Service.self).number } }
+        // Should the main thread wait for it below (it must not), let it go in a minute: a wrong
+        // result fails the test, it does not hang.
+        let fallback = OwnThread {
+            _ = waitUntil(seconds: 60) { inputMayEnd.opened }
+            inputMayEnd.open()
+        }
+        await inputStarted.wait()
+        let model = Task.detached { try await container.resolveAsync(Model.self) }
+        while runs.count == 0 { await Task.yield() }
+        // The first run has unwound to wait: taking the model over here would run the completion
+        // on this thread, which may not wait for what an async resolve makes.
+        let error = #expect(throws: ResolutionError.self) { try container.resolve(Model.self) }
+        #expect(error?.kind == .deadlock)
+        inputMayEnd.open()
+        await inputThread.join()
+        await fallback.join()
+        #expect(input.withLock { $0 } == 7)
+        let instance = try await model.value
+        #expect(instance === (try container.resolve(Model.self)))
+        #expect(made.count == 1)
+        #expect(runs.count == 2)
+    }
+
+    @MainActor
+    @Test(
+        "A main-actor singleton's initCompleted that throws where the main thread took it over fails the async resolve with its error"
+    )
+    func aTakenOverCompletionThrowsItsError() async throws {
+        struct Broken: Error {}
+        for _ in 0..<50 {
+            let container = Container()
+            let resolved = Gate()
+            container.register(Model.self) { @MainActor _ in
+                DispatchQueue.main.async {
+                    _ = try? container.resolve(Model.self)
+                    resolved.open()
+                }
+                return Model()
+            }
+            .inScope(.container)
+            .initCompleted { _, _ in throw Broken() }
+            let error = await #expect(throws: ResolutionError.self) {
+                try await Task.detached { try await container.resolveAsync(Model.self) }.value
+            }
+            await resolved.wait()
+            #expect(error?.description.contains("Broken") == true)
         }
     }
 
