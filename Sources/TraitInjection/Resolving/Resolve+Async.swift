@@ -472,8 +472,7 @@ extension Resolve {
     /// a synchronous one as a synchronous part of this resolve — on the main actor for a
     /// main-actor service, as its factory ran.
     private func runAsync(_ pending: Pending) async throws(ResolutionError) {
-        let hops: Bool
-        if case .sync = pending.run { hops = pending.binding.isMainActor && !MainQueue.isCurrent } else { hops = false }
+        let hops = pending.isSynchronous && pending.binding.isMainActor && !MainQueue.isCurrent
         guard Waits.shared.beginCompletion(pending, by: self, awaitingMainActor: hops) else { return }
         do throws(ResolutionError) {
             switch pending.run {

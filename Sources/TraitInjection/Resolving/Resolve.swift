@@ -30,6 +30,10 @@ final class Resolve: Sendable {
         /// that part unwinds to wait, what it made is dropped, and so is this.
         let part: UInt64?
         let run: Run
+
+        var isSynchronous: Bool {
+            if case .sync = run { true } else { false }
+        }
     }
 
     struct State {

@@ -79,9 +79,9 @@ final class Waits: @unchecked Sendable {
                     throw ResolutionError.suspension(for: creation, at: frame)
                 }
                 // A main-actor instance an async resolve has made (on the main actor: its factory runs
-                // nowhere else), waiting only for completions it does not run now (none, or one that
-                // waits for the main actor: this thread, which holds it): this thread takes it over,
-                // completes and publishes it, and the task gets it.
+                // nowhere else), waiting only for completions it does not run now (none, or one
+                // waiting for the main actor to begin: this thread holds it): this thread takes it
+                // over, completes and publishes it, and the task gets it.
                 if creation.binding.isMainActor, creation.owner.isAsync, creation.instance != nil,
                     creation.running == nil || creation.awaitsMainActor, MainQueue.isCurrent
                 {
@@ -278,8 +278,8 @@ final class Waits: @unchecked Sendable {
     }
 
     /// Hands `creation`, made in another tree, to `receiver`, with the completions still to run
-    /// (the one running now, and one taken from the queue to begin, included): its owner waits for it at its end, and takes it back if
-    /// `receiver` fails first. Call with the monitor locked.
+    /// (the one running now, and one taken from the queue to begin, included): its owner waits for
+    /// it at its end, and takes it back if `receiver` fails first. Call with the monitor locked.
     private func handOver(_ creation: Creation, to receiver: Resolve) {
         let previous = creation.owner
         var moved = creation.running.map { [$0] } ?? []
