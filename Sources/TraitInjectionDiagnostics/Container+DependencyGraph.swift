@@ -3,7 +3,8 @@ public import TraitInjection
 extension Container {
     /// The registrations visible from this container and what each resolves, found by a dry run
     /// of each (as ``verify()`` does: factories run, nothing is kept), with the cycles and the
-    /// lifetime problems it finds.
+    /// lifetime problems it finds. A parent's registration that this container overrides is a
+    /// node too where a parent's singleton, which resolves from the parent, depends on it.
     ///
     /// ```swift
     /// let graph = container.dependencyGraph()

@@ -156,4 +156,30 @@ struct ContainerDependencyGraphTests {
         #expect(text.contains("Engine (name: #quot;#35;quot; and next#quot;)"))
         #expect(text.split(separator: "\n").count == 2)
     }
+
+    @Test(
+        "From a child that overrides a dependency, a parent's singleton keeps its edge to the parent's registration, a node of its own"
+    )
+    func childOverridingADependencyOfAParentSingleton() throws {
+        let parent = Container()
+        let parentsEngine = #line + 1
+        parent.register(Engine.self) { _ in Engine() }
+        parent.register(Car.self) { r in Car(engine: try r.resolve(Engine.self)) }.inScope(.container)
+        // What is not registered is no node, also where a factory does without it.
+        parent.register(Session.self) { r in
+            _ = try? r.resolve(Ping.self)
+            return Session()
+        }
+        let child = Container(parent: parent)
+        child.register(Engine.self) { _ in Engine() }
+        let graph = child.dependencyGraph()
+        #expect(graph.nodes.map(\.service).sorted() == ["Car", "Engine", "Engine", "Session"])
+        let car = try index(of: "Car", in: graph)
+        let engines = graph.nodes.indices.filter { graph.nodes[$0].service == "Engine" }
+        // The child's own Engine, and the parent's that the parent's singleton resolves.
+        #expect(engines.count == 2)
+        let edges = graph.edges.filter { $0.from == car }
+        #expect(edges.count == 1)
+        #expect(edges.first.map { graph.nodes[$0.to].location.hasSuffix(":\(parentsEngine)") } == true)
+    }
 }

@@ -18,7 +18,8 @@ extension Container {
         }
 
         /// The registrations visible from the container (``Container/visibleBindings()``), in
-        /// that order.
+        /// that order; then those they resolved that a nearer container hides (a parent's
+        /// singleton resolves from the parent, also where a child overrides what it needs).
         package var services: [Service]
         /// The errors of the resolves of the registrations checked, one per failed registration.
         package var problems: [ResolutionError] = []
@@ -39,23 +40,27 @@ extension Container {
 
         /// A dry run of `bindings` that has checked none yet.
         init(_ bindings: [Binding]) {
-            services = bindings.map { binding in
-                Service(step: binding.step, scope: "\(binding.scope)", summary: binding.summary)
-            }
+            services = bindings.map(Self.service)
         }
 
-        /// Records what `findings` found among `bindings`, this dry run's registrations.
+        private static func service(_ binding: Binding) -> Service {
+            Service(step: binding.step, scope: "\(binding.scope)", summary: binding.summary)
+        }
+
+        /// Records what `findings` found among `bindings`, this dry run's registrations; a
+        /// registration they resolved that is not among them is added to ``services``.
         mutating func record(_ findings: DryRunFindings, among bindings: [Binding]) {
             var positions: [ObjectIdentifier: Int] = [:]
             for (position, binding) in bindings.enumerated() {
                 positions[ObjectIdentifier(binding)] = position
             }
-            dependencies = findings.edges.compactMap { edge in
-                guard let dependent = positions[ObjectIdentifier(edge.dependent)],
-                    let dependency = positions[ObjectIdentifier(edge.dependency)]
-                else { return nil }
-                return (dependent, dependency)
+            func position(of binding: Binding) -> Int {
+                if let position = positions[ObjectIdentifier(binding)] { return position }
+                services.append(Self.service(binding))
+                positions[ObjectIdentifier(binding)] = services.count - 1
+                return services.count - 1
             }
+            dependencies = findings.edges.map { edge in (position(of: edge.dependent), position(of: edge.dependency)) }
             lifetimeProblems = findings.problems
         }
     }
