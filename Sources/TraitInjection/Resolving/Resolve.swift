@@ -235,15 +235,15 @@ final class Resolve: Sendable {
     ) throws(ResolutionError) -> Next {
         enum Step {
             case run(Pending)
-            /// The completion limit reached at this one, left in the queue.
-            case tooMany(Pending)
+            /// The completion limit reached at one of this registration's, left in the queue.
+            case tooMany(Binding)
             case handedOver([Creation])
             case end([Creation], [GraphEntry])
         }
         let step = state.withLock { state -> Step in
             if let first = state.queue.first {
                 runs += 1
-                guard runs <= Self.completionLimit else { return .tooMany(first) }
+                guard runs <= Self.completionLimit else { return .tooMany(first.binding) }
                 let pending = state.queue.removeFirst()
                 if pending.creation != nil { state.dequeued = pending }
                 return .run(pending)
@@ -258,8 +258,8 @@ final class Resolve: Sendable {
         switch step {
         case .run(let pending):
             return .run(pending)
-        case .tooMany(let pending):
-            throw Self.tooManyCompletions(pending.binding, path: entry.steps + [pending.binding.step])
+        case .tooMany(let binding):
+            throw Self.tooManyCompletions(binding, path: entry.steps + [binding.step])
         case .handedOver(let yielded):
             if let unsettled = try Waits.shared.unsettled(yielded, of: self) { return .waitFor(unsettled) }
             state.withLock { $0.yielded.removeAll { creation in yielded.contains { $0 === creation } } }
