@@ -32,19 +32,15 @@ final class Creation: @unchecked Sendable {
     var completionsLeft = 0
     /// The completion its owner runs now.
     var running: Resolve.Pending?
-    /// Whether `running` waits for the main actor to begin: the synchronous completion of a
-    /// main-actor service in an async resolve, before its first run there. A synchronous resolve
-    /// on the main thread that needs the instance takes it over meanwhile, with that completion
-    /// (``Waits``). Once it has begun it is not taken over, also while it waits for an instance
-    /// between two runs: it may have had effects, and may need what an async resolve makes.
-    var awaitsMainActor = false
     /// The resolve that handed it to its owner to end a deadlock, and waits for it at its end: it
     /// takes it back if the owner fails first (``Waits``).
     var giver: Resolve?
     /// Whether a completion of it threw: then it cannot be completed, by anyone.
     var completionFailed = false
-    /// The error of the completion that threw, for the resolve that handed it over and waits for
-    /// it (``Waits/unsettled(_:of:)``).
+    /// The error of the completion that threw, if it was its own failure
+    /// (``ResolutionError/isOwnFailure``: not a cancellation, an unwinding to wait, or a refused
+    /// wait), for the resolve that handed the instance over and waits for it
+    /// (``Waits/unsettled(_:of:)``).
     var completionError: ResolutionError?
     var outcome = Outcome.pending
 
@@ -155,32 +151,26 @@ extension Waits {
 
     /// Whether `resolve` runs its completion `pending` now: it does unless the shared instance
     /// it completes was handed to another resolve.
-    ///
-    /// With `awaitingMainActor`, it runs once the task has reached the main actor
-    /// (``resumeOnMainActor(_:by:)``); until then the main thread may take it over.
-    func beginCompletion(_ pending: Resolve.Pending, by resolve: Resolve, awaitingMainActor: Bool = false) -> Bool {
+    func beginCompletion(_ pending: Resolve.Pending, by resolve: Resolve) -> Bool {
         guard let creation = pending.creation else { return true }
         return locked {
             // Taken from the queue by `next`: a hand-over meanwhile moved it, with the instance.
             resolve.state.withLock { $0.dequeued = nil }
             guard creation.owner === resolve, case .pending = creation.outcome else { return false }
             creation.running = pending
-            creation.awaitsMainActor = awaitingMainActor
             return true
         }
     }
 
-    /// On the main actor: whether `resolve` runs its completion `pending` that waited for it
-    /// (``beginCompletion(_:by:awaitingMainActor:)``). It does unless the main thread took the
-    /// instance over meanwhile, or another resolve has it: then it runs there. From here on it
-    /// is not taken over by the main thread.
-    func resumeOnMainActor(_ pending: Resolve.Pending, by resolve: Resolve) -> Bool {
+    /// On the main actor, where the task has gone to run it: whether `resolve` still runs its
+    /// completion `pending` (``beginCompletion(_:by:)``). It does not if it ended it already (a
+    /// run again after another task's wait) or another resolve has the instance now.
+    func isStillRunning(_ pending: Resolve.Pending, by resolve: Resolve) -> Bool {
         guard let creation = pending.creation else { return true }
         return locked {
             guard creation.owner === resolve, creation.running != nil, case .pending = creation.outcome else {
                 return false
             }
-            creation.awaitsMainActor = false
             return true
         }
     }
@@ -194,9 +184,11 @@ extension Waits {
         guard let creation = pending.creation else { return true }
         return changing { () -> Bool in
             guard creation.owner === resolve, creation.running != nil else { return false }
-            (creation.running, creation.awaitsMainActor) = (nil, false)
+            creation.running = nil
             if let failure {
-                (creation.completionFailed, creation.completionError) = (true, failure)
+                creation.completionFailed = true
+                // Not an unwinding's error, which holds the frames that hold this creation.
+                if failure.isOwnFailure { creation.completionError = failure }
             } else {
                 creation.completionsLeft -= 1
             }
@@ -236,7 +228,7 @@ extension Waits {
             return true
         }
         guard isTaken else { return false }
-        (creation.owner, creation.giver, creation.running, creation.awaitsMainActor) = (giver, nil, nil, false)
+        (creation.owner, creation.giver, creation.running) = (giver, nil, nil)
         return true
     }
 
@@ -316,7 +308,6 @@ extension Waits {
             (creation.instance, creation.kept, creation.running, creation.creator, creation.slot) = (
                 nil, .empty, nil, nil, nil
             )
-            creation.awaitsMainActor = false
         }
         return [
             creation.instance as Any, creation.kept, creation.running as Any, creation.creator as Any,

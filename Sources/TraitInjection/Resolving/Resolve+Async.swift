@@ -472,13 +472,11 @@ extension Resolve {
     /// a synchronous one as a synchronous part of this resolve — on the main actor for a
     /// main-actor service, as its factory ran.
     private func runAsync(_ pending: Pending) async throws(ResolutionError) {
-        let hops = pending.isSynchronous && pending.binding.isMainActor && !MainQueue.isCurrent
-        guard Waits.shared.beginCompletion(pending, by: self, awaitingMainActor: hops) else { return }
+        guard Waits.shared.beginCompletion(pending, by: self) else { return }
         do throws(ResolutionError) {
             switch pending.run {
-            case .sync where hops:
-                // Ended there, or taken over (it runs in the resolve that has it now).
-                guard try await completeOnMainActor(pending) else { return }
+            case .sync where pending.binding.isMainActor && !MainQueue.isCurrent:
+                guard try await completeOnMainActor(pending) else { return }  // Ended there.
             case .sync:
                 try await synchronously(at: entry, from: pending.lookup) { stack, t throws(ResolutionError) in
                     try stack.complete(pending, at: t)
@@ -504,18 +502,20 @@ extension Resolve {
     }
 
     /// Runs `pending`, a main-actor service's synchronous completion that
-    /// ``Waits/beginCompletion(_:by:awaitingMainActor:)`` began, on the main actor, and ends it
-    /// there when it succeeds: the main thread may need the instance as soon as the run returns.
-    /// `false` if it ran and ended, or was taken over before it got there (a synchronous resolve
-    /// on the main thread needed the instance meanwhile, and runs it); `true` if it ran and is
-    /// still to end.
+    /// ``Waits/beginCompletion(_:by:)`` began, on the main actor, and ends it there when it
+    /// succeeds: main-actor code queued behind it may need the instance as soon as it returns.
+    /// `false` if it ran and ended (or had ended: a run again after another task's wait); `true`
+    /// if it ran and is still to end.
+    ///
+    /// Until it has ended, a synchronous resolve of the instance on the main actor throws
+    /// `deadlock` (an async resolve is creating it), as it does while a factory runs.
     private func completeOnMainActor(_ pending: Pending) async throws(ResolutionError) -> Bool {
         // The completion crosses unchecked: this task waits while the main actor runs it, and
         // nothing else holds it.
         let pending = UncheckedBox(pending)
         return try await synchronouslyOnMainActor(at: entry, from: pending.value.lookup) {
             @MainActor stack, t throws(ResolutionError) in
-            guard Waits.shared.resumeOnMainActor(pending.value, by: self) else { return false }
+            guard Waits.shared.isStillRunning(pending.value, by: self) else { return false }
             try stack.complete(pending.value, at: t)
             // Unless it runs again after a wait (a factory caught the unwinding and went on).
             guard self.pendingSuspension == nil else { return true }

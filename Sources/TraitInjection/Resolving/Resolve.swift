@@ -31,9 +31,6 @@ final class Resolve: Sendable {
         let part: UInt64?
         let run: Run
 
-        var isSynchronous: Bool {
-            if case .sync = run { true } else { false }
-        }
     }
 
     struct State {
@@ -41,7 +38,7 @@ final class Resolve: Sendable {
         var graph: [GraphEntry] = []
         var queue: [Pending] = []
         /// The completion of a shared instance that ``next(_:graph:describing:)`` took from `queue`,
-        /// until ``Waits/beginCompletion(_:by:awaitingMainActor:)`` begins it: a hand-over of the
+        /// until ``Waits/beginCompletion(_:by:)`` begins it: a hand-over of the
         /// instance in between moves it with the queue (``Waits``).
         var dequeued: Pending?
         /// The shared instances it claimed, received from nested resolves or from other resolves

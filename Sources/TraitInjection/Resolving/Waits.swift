@@ -79,11 +79,10 @@ final class Waits: @unchecked Sendable {
                     throw ResolutionError.suspension(for: creation, at: frame)
                 }
                 // A main-actor instance an async resolve has made (on the main actor: its factory runs
-                // nowhere else), waiting only for completions it does not run now (none, or one
-                // waiting for the main actor to begin: this thread holds it): this thread takes it
-                // over, completes and publishes it, and the task gets it.
+                // nowhere else), waiting only for completions it does not run now: this thread, on
+                // the main actor, takes it over, completes and publishes it, and the task gets it.
                 if creation.binding.isMainActor, creation.owner.isAsync, creation.instance != nil,
-                    creation.running == nil || creation.awaitsMainActor, MainQueue.isCurrent
+                    creation.running == nil, MainQueue.isCurrent
                 {
                     handOver(creation, to: resolve)
                     wake(&resumed)
@@ -283,7 +282,7 @@ final class Waits: @unchecked Sendable {
     private func handOver(_ creation: Creation, to receiver: Resolve) {
         let previous = creation.owner
         var moved = creation.running.map { [$0] } ?? []
-        (creation.running, creation.awaitsMainActor) = (nil, false)
+        creation.running = nil
         moved += previous.state.withLock { state in
             defer {
                 state.queue.removeAll { $0.creation === creation }
