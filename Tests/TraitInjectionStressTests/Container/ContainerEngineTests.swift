@@ -339,6 +339,61 @@ struct ContainerEngineTests {
         }
     }
 
+    final class Token: Sendable {}
+
+    @Test(
+        "A singleton's initCompleted in a nested resolve that unwinds to wait, then runs again, leaves nothing behind"
+    )
+    func anUnwoundCompletionLeavesNothingBehind() async throws {
+        weak var weakToken: Token?
+        weak var weakContainer: Container?
+        do {
+            let token = Token()
+            weakToken = token
+            let container = Container()
+            weakContainer = container
+            let inputStarted = Gate()
+            let inputMayEnd = Gate()
+            let runs = Counter()
+            container.register(Service.self) { _ in
+                inputStarted.open()
+                while !inputMayEnd.opened { usleepCompat(100) }
+                return Service(number: 3)
+            }
+            .inScope(.container)
+            container.register(Thing.self) { _ in Thing(1) }
+                .inScope(.container)
+                .initCompleted { r, _ in
+                    withExtendedLifetime(token) {}
+                    runs.increment()
+                    // A thread makes it: the first run unwinds with the async resolve's part.
+                    _ = try r.resolve(Service.self)
+                }
+            container.register(String.self) { [unowned container] _ in
+                // A nested resolve in an async resolve's synchronous part.
+                "\(try container.resolve(Thing.self).generation)"
+            }
+            let input = OwnThread { _ = try? container.resolve(Service.self) }
+            // Should the run not unwind (it must), let the thread go: the test fails, it does not hang.
+            let fallback = OwnThread {
+                _ = waitUntil(seconds: 60) { inputMayEnd.opened }
+                inputMayEnd.open()
+            }
+            await inputStarted.wait()
+            let resolved = Task.detached { try await container.resolveAsync(String.self) }
+            while runs.count == 0 { await Task.yield() }
+            inputMayEnd.open()
+            #expect(try await resolved.value == "1")
+            await input.join()
+            await fallback.join()
+            #expect(runs.count == 2)
+        }
+        // Before, the unwinding's error, kept for the resolve that had handed the singleton over,
+        // held the frames that held the singleton's creation: all of it stayed.
+        #expect(weakToken == nil)
+        #expect(weakContainer == nil)
+    }
+
     final class Completing: @unchecked Sendable {
         var other: Completing?
     }
