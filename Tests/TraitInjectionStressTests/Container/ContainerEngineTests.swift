@@ -270,10 +270,13 @@ struct ContainerEngineTests {
         let made = Counter()
         let runs = Counter()
         let inputStarted = Gate()
-        let inputMayEnd = Gate()
+        // Blocks its thread without spinning (the machine may have two cores, and other tests);
+        // should the main thread wait for it below (it must not), it goes on in a minute: a wrong
+        // result fails the test, it does not hang.
+        let inputMayEnd = DispatchSemaphore(value: 0)
         container.register(Service.self) { _ in
             inputStarted.open()
-            while !inputMayEnd.opened { usleepCompat(100) }
+            _ = inputMayEnd.wait(timeout: .now() + 60)
             return Service(number: 7)
         }
         .inScope(.container)
@@ -290,22 +293,15 @@ struct ContainerEngineTests {
         // Made on a thread of its own: no pool thread is held while this test waits.
         let input = Mutex<Int?>(nil)
         let inputThread = OwnThread { input.withLock { $0 = try? container.resolve(Service.self).number } }
-        // Should the main thread wait for it below (it must not), let it go in a minute: a wrong
-        // result fails the test, it does not hang.
-        let fallback = OwnThread {
-            _ = waitUntil(seconds: 60) { inputMayEnd.opened }
-            inputMayEnd.open()
-        }
         await inputStarted.wait()
         let model = Task.detached { try await container.resolveAsync(Model.self) }
-        while runs.count == 0 { await Task.yield() }
+        while runs.count == 0 { try await Task.sleep(for: .milliseconds(1)) }
         // The first run has unwound to wait: taking the model over here would run the completion
         // on this thread, which may not wait for what an async resolve makes.
         let error = #expect(throws: ResolutionError.self) { try container.resolve(Model.self) }
         #expect(error?.kind == .deadlock)
-        inputMayEnd.open()
+        inputMayEnd.signal()
         await inputThread.join()
-        await fallback.join()
         #expect(input.withLock { $0 } == 7)
         let instance = try await model.value
         #expect(instance === (try container.resolve(Model.self)))
@@ -353,11 +349,13 @@ struct ContainerEngineTests {
             let container = Container()
             weakContainer = container
             let inputStarted = Gate()
-            let inputMayEnd = Gate()
+            // Blocks its thread without spinning; should the run not unwind (it must), it goes on in
+            // a minute: the test fails, it does not hang.
+            let inputMayEnd = DispatchSemaphore(value: 0)
             let runs = Counter()
             container.register(Service.self) { _ in
                 inputStarted.open()
-                while !inputMayEnd.opened { usleepCompat(100) }
+                _ = inputMayEnd.wait(timeout: .now() + 60)
                 return Service(number: 3)
             }
             .inScope(.container)
@@ -374,18 +372,12 @@ struct ContainerEngineTests {
                 "\(try container.resolve(Thing.self).generation)"
             }
             let input = OwnThread { _ = try? container.resolve(Service.self) }
-            // Should the run not unwind (it must), let the thread go: the test fails, it does not hang.
-            let fallback = OwnThread {
-                _ = waitUntil(seconds: 60) { inputMayEnd.opened }
-                inputMayEnd.open()
-            }
             await inputStarted.wait()
             let resolved = Task.detached { try await container.resolveAsync(String.self) }
-            while runs.count == 0 { await Task.yield() }
-            inputMayEnd.open()
+            while runs.count == 0 { try await Task.sleep(for: .milliseconds(1)) }
+            inputMayEnd.signal()
             #expect(try await resolved.value == "1")
             await input.join()
-            await fallback.join()
             #expect(runs.count == 2)
         }
         // Before, the unwinding's error, kept for the resolve that had handed the singleton over,
