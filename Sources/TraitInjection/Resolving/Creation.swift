@@ -154,9 +154,13 @@ extension Waits {
     func beginCompletion(_ pending: Resolve.Pending, by resolve: Resolve) -> Bool {
         guard let creation = pending.creation else { return true }
         return locked {
-            // Taken from the queue by `next`: a hand-over meanwhile moved it, with the instance.
-            resolve.state.withLock { $0.dequeued = nil }
-            guard creation.owner === resolve, case .pending = creation.outcome else { return false }
+            // Taken from the queue by `next`: a hand-over meanwhile moved it, with the instance, and
+            // it runs there — or here again, from the queue, if the instance came back meanwhile.
+            let wasMoved = resolve.state.withLock { state -> Bool in
+                defer { state.dequeued = nil }
+                return state.dequeued == nil
+            }
+            guard !wasMoved, creation.owner === resolve, case .pending = creation.outcome else { return false }
             creation.running = pending
             return true
         }

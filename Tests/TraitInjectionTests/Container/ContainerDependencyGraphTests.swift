@@ -182,4 +182,26 @@ struct ContainerDependencyGraphTests {
         #expect(edges.count == 1)
         #expect(edges.first.map { graph.nodes[$0.to].location.hasSuffix(":\(parentsEngine)") } == true)
     }
+
+    @Test("Only registrations are nodes: not a Lazy's own, nor one registered while the graph is drawn")
+    func onlyRegistrationsAreNodes() throws {
+        let container = Container()
+        container.register(Engine.self) { _ in Engine() }
+        container.register(Car.self) { r in
+            let engine = try r.resolve(Lazy<Engine>.self)
+            return Car(engine: try engine.value)
+        }
+        .inScope(.container)
+        container.register(Session.self) { [unowned container] _ in
+            // Registered again as the dry run goes: what resolves it after this gets the new one.
+            container.register(Engine.self) { _ in Engine() }
+            return Session()
+        }
+        container.register(Cache.self) { r in Cache(session: try r.resolve(Session.self)) }
+        let graph = container.dependencyGraph()
+        #expect(graph.nodes.map(\.service).sorted() == ["Cache", "Car", "Engine", "Session"])
+        let cache = try index(of: "Cache", in: graph)
+        let session = try index(of: "Session", in: graph)
+        #expect(graph.edges.contains { $0.from == cache && $0.to == session })
+    }
 }

@@ -47,20 +47,28 @@ extension Container {
             Service(step: binding.step, scope: "\(binding.scope)", summary: binding.summary)
         }
 
-        /// Records what `findings` found among `bindings`, this dry run's registrations; a
-        /// registration they resolved that is not among them is added to ``services``.
-        mutating func record(_ findings: DryRunFindings, among bindings: [Binding]) {
+        /// Records what `findings` found among `bindings`, this dry run's registrations; one of
+        /// `hidden` they resolved is added to ``services``.
+        mutating func record(_ findings: DryRunFindings, among bindings: [Binding], hidden: [Binding]) {
             var positions: [ObjectIdentifier: Int] = [:]
             for (position, binding) in bindings.enumerated() {
                 positions[ObjectIdentifier(binding)] = position
             }
+            let hidden = Set(hidden.map(ObjectIdentifier.init))
             func position(of binding: Binding) -> Int {
                 if let position = positions[ObjectIdentifier(binding)] { return position }
                 services.append(Self.service(binding))
                 positions[ObjectIdentifier(binding)] = services.count - 1
                 return services.count - 1
             }
-            dependencies = findings.edges.map { edge in (position(of: edge.dependent), position(of: edge.dependency)) }
+            // Not a `Lazy`'s own, nor one registered while the dry run ran.
+            let known = { (binding: Binding) in
+                positions[ObjectIdentifier(binding)] != nil || hidden.contains(ObjectIdentifier(binding))
+            }
+            dependencies = findings.edges.compactMap { edge in
+                guard known(edge.dependent), known(edge.dependency) else { return nil }
+                return (position(of: edge.dependent), position(of: edge.dependency))
+            }
             lifetimeProblems = findings.problems
         }
     }
@@ -68,7 +76,7 @@ extension Container {
     /// Resolves every registration visible from this container in a dry run, synchronously:
     /// those that take arguments, async ones and main-actor ones off the main actor are skipped.
     package func dryRun() -> DryRun {
-        let bindings = visibleBindings()
+        let (bindings, hidden) = registrations()
         let findings = DryRunFindings(checking: self)
         var run = DryRun(bindings)
         for (position, binding) in bindings.enumerated() {
@@ -91,14 +99,14 @@ extension Container {
                 }
             }
         }
-        run.record(findings, among: bindings)
+        run.record(findings, among: bindings, hidden: hidden)
         return run
     }
 
     /// Resolves every registration visible from this container in an async dry run, as
     /// `resolveAsync` would: only those that take arguments are skipped.
     package func dryRunAsync() async -> DryRun {
-        let bindings = visibleBindings()
+        let (bindings, hidden) = registrations()
         let findings = DryRunFindings(checking: self)
         var run = DryRun(bindings)
         for (position, binding) in bindings.enumerated() {
@@ -117,7 +125,7 @@ extension Container {
                 run.problems.append(error)
             }
         }
-        run.record(findings, among: bindings)
+        run.record(findings, among: bindings, hidden: hidden)
         return run
     }
 
@@ -126,20 +134,31 @@ extension Container {
     /// declared defaults above a container that keeps its own (``lookUp(_:)``), nor what a reset
     /// unregistered as they were read (``Binding/standIn()``).
     func visibleBindings() -> [Binding] {
+        registrations().visible
+    }
+
+    /// The registrations visible from this container (``visibleBindings()``), and those of its
+    /// parents that a nearer container hides: a parent's singleton, which resolves from the
+    /// parent, may still use them.
+    func registrations() -> (visible: [Binding], hidden: [Binding]) {
         var seen = Set<ServiceKey>()
         var visible: [Binding] = []
+        var hidden: [Binding] = []
         var container: Container? = self
         var keepsOwnDefaults = false
         while let current = container {
             let entries = current.registry.entries.map { key, entry in (key, entry.read().binding) }
-            for (key, binding) in entries.sorted(by: { $0.1.summary < $1.1.summary })
-            where !binding.isStandIn && !(keepsOwnDefaults && binding.isDeclaredDefault) && seen.insert(key).inserted {
-                visible.append(binding)
+            for (key, binding) in entries.sorted(by: { $0.1.summary < $1.1.summary }) where !binding.isStandIn {
+                if !(keepsOwnDefaults && binding.isDeclaredDefault) && seen.insert(key).inserted {
+                    visible.append(binding)
+                } else {
+                    hidden.append(binding)
+                }
             }
             keepsOwnDefaults = keepsOwnDefaults || current.keepsDeclaredDefaults
             container = current.parent
         }
-        return visible
+        return (visible, hidden)
     }
 }
 
