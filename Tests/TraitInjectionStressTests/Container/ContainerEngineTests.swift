@@ -271,12 +271,13 @@ struct ContainerEngineTests {
         let runs = Counter()
         let inputStarted = Gate()
         // Blocks its thread without spinning (the machine may have two cores, and other tests);
-        // should the main thread wait for it below (it must not), it goes on in a minute: a wrong
-        // result fails the test, it does not hang.
+        // should the main thread wait for it below (it must not), it goes on in five minutes: a
+        // wrong result fails the test, it does not hang. (Not sooner: on a busy machine, under a
+        // sanitizer, the async resolve may not start for a minute, and it must find this waiting.)
         let inputMayEnd = DispatchSemaphore(value: 0)
         container.register(Service.self) { _ in
             inputStarted.open()
-            _ = inputMayEnd.wait(timeout: .now() + 60)
+            _ = inputMayEnd.wait(timeout: .now() + 300)
             return Service(number: 7)
         }
         .inScope(.container)
@@ -350,12 +351,14 @@ struct ContainerEngineTests {
             weakContainer = container
             let inputStarted = Gate()
             // Blocks its thread without spinning; should the run not unwind (it must), it goes on in
-            // a minute: the test fails, it does not hang.
+            // five minutes: the test fails, it does not hang. (Not sooner: on a busy machine, under
+            // a sanitizer, the async resolve may not start for a minute, and it must find this
+            // waiting.)
             let inputMayEnd = DispatchSemaphore(value: 0)
             let runs = Counter()
             container.register(Service.self) { _ in
                 inputStarted.open()
-                _ = inputMayEnd.wait(timeout: .now() + 60)
+                _ = inputMayEnd.wait(timeout: .now() + 300)
                 return Service(number: 3)
             }
             .inScope(.container)
