@@ -270,14 +270,16 @@ struct ContainerEngineTests {
         let made = Counter()
         let runs = Counter()
         let inputStarted = Gate()
-        // Blocks its thread without spinning (the machine may have two cores, and other tests);
-        // should the main thread wait for it below (it must not), it goes on in five minutes: a
-        // wrong result fails the test, it does not hang. (Not sooner: on a busy machine, under a
-        // sanitizer, the async resolve may not start for a minute, and it must find this waiting.)
+        // Its maker blocks its thread, without spinning (the machine may have two cores, and other
+        // tests), until the completion's first run has begun, however long the async resolve takes
+        // to start; then until this test lets it go — or, should the main thread wait for it below
+        // (it must not), for a minute: a wrong result fails the test, it does not hang.
+        let firstRun = DispatchSemaphore(value: 0)
         let inputMayEnd = DispatchSemaphore(value: 0)
         container.register(Service.self) { _ in
             inputStarted.open()
-            _ = inputMayEnd.wait(timeout: .now() + 300)
+            firstRun.wait()
+            _ = inputMayEnd.wait(timeout: .now() + 60)
             return Service(number: 7)
         }
         .inScope(.container)
@@ -287,7 +289,7 @@ struct ContainerEngineTests {
         }
         .inScope(.container)
         .initCompleted { r, _ in
-            runs.increment()
+            if runs.increment() == 1 { firstRun.signal() }
             // Another thread is making it: the first run unwinds to wait, and runs again after.
             _ = try r.resolve(Service.self)
         }
@@ -350,15 +352,15 @@ struct ContainerEngineTests {
             let container = Container()
             weakContainer = container
             let inputStarted = Gate()
-            // Blocks its thread without spinning; should the run not unwind (it must), it goes on in
-            // five minutes: the test fails, it does not hang. (Not sooner: on a busy machine, under
-            // a sanitizer, the async resolve may not start for a minute, and it must find this
-            // waiting.)
+            // Its maker blocks its thread, without spinning, until this test lets it go, once the
+            // completion's first run has begun (however long the async resolve takes to start). A
+            // first run that blocked instead of unwinding would end then too: the test fails, it
+            // does not hang.
             let inputMayEnd = DispatchSemaphore(value: 0)
             let runs = Counter()
             container.register(Service.self) { _ in
                 inputStarted.open()
-                _ = inputMayEnd.wait(timeout: .now() + 300)
+                inputMayEnd.wait()
                 return Service(number: 3)
             }
             .inScope(.container)
