@@ -30,16 +30,15 @@ final class Resolve: Sendable {
         /// that part unwinds to wait, what it made is dropped, and so is this.
         let part: UInt64?
         let run: Run
-
     }
 
     struct State {
         var phase = Phase.running
         var graph: [GraphEntry] = []
         var queue: [Pending] = []
-        /// The completion of a shared instance that ``next(_:graph:describing:)`` took from `queue`,
-        /// until ``Waits/beginCompletion(_:by:)`` begins it: a hand-over of the
-        /// instance in between moves it with the queue (``Waits``).
+        /// The completion of a shared instance that ``next(_:graph:describing:)`` took from
+        /// `queue`, until ``Waits/beginCompletion(_:by:)`` begins it: a hand-over of the instance
+        /// in between moves it with the queue (``Waits``).
         var dequeued: Pending?
         /// The shared instances it claimed, received from nested resolves or from other resolves
         /// (``Waits``): it publishes those it still owns when it succeeds.
