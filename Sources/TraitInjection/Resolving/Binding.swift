@@ -56,6 +56,9 @@ final class Binding: Sendable {
     let isDeclaredDefault: Bool
     /// Whether it stands in the entry of an unregistered key (``standIn()``).
     let isStandIn: Bool
+    /// Whether it is a ``Lazy``'s own (``LazyStorage``), filed in no container: the `Lazy` keeps
+    /// its instance for whatever holds the `Lazy`.
+    let isLazys: Bool
 
     /// A binding of `Service`: the few parts that need its type, made here, around the erased
     /// initialiser that sets everything else, so that the type's specialisations stay small.
@@ -70,7 +73,8 @@ final class Binding: Sendable {
         reinitializeStrategy: ReinitializeStrategy,
         autoInjects: Bool,
         forwarding: ServiceKey? = nil,
-        declared: (key: ServiceKey, isDefault: Bool)? = nil
+        declared: (key: ServiceKey, isDefault: Bool)? = nil,
+        isLazys: Bool = false
     ) {
         let verify: @Sendable (Resolution) throws(ResolutionError) -> Void
         let verifyAsync: @Sendable (AsyncResolution) async throws(ResolutionError) -> Void
@@ -87,7 +91,7 @@ final class Binding: Sendable {
             completions: completions, reinitializeStrategy: reinitializeStrategy, autoInjects: autoInjects,
             forwarding: forwarding, isDeclaredDefault: declared?.isDefault ?? false,
             isOptional: _isOptional(Service.self), keep: { instance in scope.keep(instance, as: Service.self) },
-            verify: verify, verifyAsync: verifyAsync, isStandIn: false)
+            verify: verify, verifyAsync: verifyAsync, isStandIn: false, isLazys: isLazys)
     }
 
     private init(
@@ -105,9 +109,11 @@ final class Binding: Sendable {
         keep: @escaping @Sendable (Any) -> KeptState,
         verify: @escaping @Sendable (Resolution) throws(ResolutionError) -> Void,
         verifyAsync: @escaping @Sendable (AsyncResolution) async throws(ResolutionError) -> Void,
-        isStandIn: Bool
+        isStandIn: Bool,
+        isLazys: Bool
     ) {
         self.isStandIn = isStandIn
+        self.isLazys = isLazys
         self.forwarding = forwarding
         self.description = description
         self.location = location
@@ -159,7 +165,8 @@ final class Binding: Sendable {
             description: description, location: location, assembly: assembly, scope: .transient,
             factory: .sync(StandInFactory()), completions: [], reinitializeStrategy: .reCreate, autoInjects: false,
             forwarding: nil, isDeclaredDefault: false, isOptional: false, keep: { _ in .empty },
-            verify: { _ throws(ResolutionError) in }, verifyAsync: { _ throws(ResolutionError) in }, isStandIn: true)
+            verify: { _ throws(ResolutionError) in }, verifyAsync: { _ throws(ResolutionError) in }, isStandIn: true,
+            isLazys: false)
     }
 
     /// Whether a top-level resolve of it takes the short path (``ResolveStack/makeTop``): it keeps

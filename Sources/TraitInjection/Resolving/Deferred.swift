@@ -49,7 +49,7 @@ extension DeferredService {
         let findings = stack.heavy(of: t)?.findings
         let isDryRun = findings != nil
         if keepsInstance, let findings,
-            let holder = stack.frame(at: t, f)?.chain.first(where: { $0.binding.isShared })?.binding,
+            let holder = stack.frame(at: t, f)?.keeper,
             findings.isFirstVisit(to: ServiceKey(Deferred.self, name: name, arguments: Void.self), keptBy: holder)
         {
             // What a kept instance will hold through the `Lazy`, checked as if it held it now: the
@@ -148,7 +148,8 @@ final class LazyStorage<Service>: KeptSlot {
             factory: .sync(FactoryBox<Service> { r in try r.resolve(Service.self, name: name) }),
             completions: [.sync { _, _ in }],
             reinitializeStrategy: .reUse,
-            autoInjects: false
+            autoInjects: false,
+            isLazys: true
         )
     }
 

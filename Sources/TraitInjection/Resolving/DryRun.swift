@@ -47,7 +47,7 @@ final class DryRunFindings: Sendable {
                 }
             }
         }
-        guard let holder = frame?.chain.first(where: { $0.binding.isShared })?.binding else { return }
+        guard let holder = frame?.keeper else { return }
         if holder.scope.lifetime == .container {
             switch dependency.scope.lifetime {
             case .whileHeld: add(.singletonKeepsWeak, holder, dependency)
@@ -67,7 +67,7 @@ final class DryRunFindings: Sendable {
     /// the dry run to go on with; `nil` if it is not registered there either.
     func childOnly(_ key: ServiceKey, from lookup: Container, at frame: Frame?) -> RegistryEntry? {
         guard container !== lookup, let (entry, _) = container.lookUp(key),
-            let holder = frame?.chain.first(where: { $0.binding.isShared })?.binding
+            let holder = frame?.keeper
         else { return nil }
         add(.parentNeedsChild, holder, entry.read().binding)
         return entry

@@ -85,6 +85,35 @@ struct ContainerLifetimeTests {
         #expect(lifetimeProblems(reUse).map(\.rule) == [.reUseKeepsReCreate])
     }
 
+    @Test("A Lazy read in a factory: what reads it keeps the service, not the Lazy's own instance")
+    func lazyReadInAFactory() throws {
+        final class Reader: Sendable {
+            let session: Session
+            init(session: Lazy<Session>) throws { self.session = try session.value }
+        }
+        func problems(reader: Scope<Reader>, strategy: ReinitializeStrategy, session: Scope<Session>)
+            -> [LifetimeProblem]
+        {
+            let container = Container()
+            container.register(Session.self) { _ in Session() }.inScope(session)
+            container.register(Reader.self) { r in try Reader(session: try r.resolve(Lazy<Session>.self)) }
+                .inScope(reader).reinitialize(strategy)
+            return lifetimeProblems(container)
+        }
+        // The Lazy's own instance is kept `.reUse` in a `.container` scope of its own: neither is
+        // the reader's.
+        #expect(problems(reader: .container, strategy: .reCreate, session: .container).isEmpty)
+        #expect(problems(reader: .transient, strategy: .reCreate, session: .weak).isEmpty)
+        #expect(problems(reader: .graph, strategy: .reCreate, session: .container).isEmpty)
+        // What the reader keeps is checked as if it had resolved the service itself.
+        let reUse = problems(reader: .container, strategy: .reUse, session: .container)
+        #expect(reUse.map(\.rule) == [.reUseKeepsReCreate])
+        #expect(reUse.first?.holder.service.hasSuffix("Reader") == true)
+        let weak = problems(reader: .container, strategy: .reCreate, session: .weak)
+        #expect(weak.map(\.rule) == [.singletonKeepsWeak])
+        #expect(weak.first?.holder.service.hasSuffix("Reader") == true)
+    }
+
     @Test("A .reUse instance keeping a .reCreate one")
     func reUseKeepsReCreate() {
         let container = Container()
