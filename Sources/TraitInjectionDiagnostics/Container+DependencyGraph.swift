@@ -37,11 +37,8 @@ extension Container {
             }
             return DependencyGraph.Edge(from: from, to: to, isOnCycle: isOnCycle)
         }
-        let steps = Dictionary(
-            run.services.indices.map { (run.services[$0].step, $0) }, uniquingKeysWith: { first, _ in first })
-        let lifetimeEdges = run.lifetimeProblems.compactMap { problem -> DependencyGraph.LifetimeEdge? in
-            guard let from = steps[problem.holder], let to = steps[problem.dependency] else { return nil }
-            return DependencyGraph.LifetimeEdge(from: from, to: to, problem: problem)
+        let lifetimeEdges = run.lifetimeLinks.map { link in
+            DependencyGraph.LifetimeEdge(from: link.holder, to: link.dependency, problem: link.problem)
         }
         return DependencyGraph(nodes: nodes, edges: edges, lifetimeEdges: lifetimeEdges, problems: run.problems)
     }

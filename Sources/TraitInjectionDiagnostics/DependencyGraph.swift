@@ -148,6 +148,7 @@ extension DependencyGraph.LifetimeEdge {
         case .singletonKeepsAppScoped: "keeps .\(problem.dependencyScope)"
         case .reUseKeepsReCreate: "keeps .reCreate"
         case .parentNeedsChild: "needs, child only"
+        case .parentIgnoresChild: "optional, child only"
         }
     }
 }

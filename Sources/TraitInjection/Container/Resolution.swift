@@ -96,6 +96,16 @@ extension Resolution {
         ResolvingThread.current.stack.position(of: self)?.lookup.object
     }
 
+    /// Runs `body`, the resolve of a weak property (``WeakInject``) of the instance this resolver
+    /// completes: in a dry run, what it resolves is not kept by that instance.
+    func holdingWeakly<Result, Failure>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+        let stack = ResolvingThread.current.stack
+        guard let (t, f, _) = stack.position(of: self), let findings = stack.heavy(of: t)?.findings,
+            let frame = stack.frame(at: t, f)
+        else { return try body() }
+        return try findings.holdingWeakly(at: frame, body)
+    }
+
     /// Queues the completions `binding` gives `instance`, which its factory made for a forwarding
     /// registration (``Registration/implements(_:as:)``).
     func complete<Instance>(_ instance: Instance, as binding: Binding) throws(ResolutionError) {

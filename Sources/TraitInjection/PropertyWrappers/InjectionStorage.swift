@@ -136,7 +136,12 @@ final class InjectionStorage<Service>: Sendable {
     /// what the property holds afterwards: the first value published wins.
     func resolve(from resolver: any Resolver) throws(InjectionError) -> Service? {
         if let held = heldValue { return held }
-        let made = try request.resolve(from: resolver)
+        let made =
+            if holdsWeakly, let resolution = resolver as? Resolution {
+                try resolution.holdingWeakly { () throws(InjectionError) in try request.resolve(from: resolution) }
+            } else {
+                try request.resolve(from: resolver)
+            }
         if holdsWeakly, !(type(of: made as Any) is AnyClass) {
             throw InjectionError(
                 notAnObject: type(of: made as Any),

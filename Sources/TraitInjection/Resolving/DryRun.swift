@@ -8,11 +8,20 @@ final class DryRunFindings: Sendable {
         let dependency: Binding
     }
 
+    /// A lifetime problem, with the registrations it names.
+    struct Problem {
+        let problem: LifetimeProblem
+        let holder: Binding
+        let dependency: Binding
+    }
+
     private struct Found {
-        var problems: [LifetimeProblem] = []
+        var problems: [Problem] = []
         var edges: [Edge] = []
         var edgeKeys: Set<[ObjectIdentifier]> = []
         var lazyVisits: Set<LazyVisit> = []
+        /// The frames whose resolves a weak property holds now (``holdingWeakly(at:_:)``).
+        var weakHolders: Set<ObjectIdentifier> = []
     }
 
     private struct LazyVisit: Hashable {
@@ -28,7 +37,8 @@ final class DryRunFindings: Sendable {
         self.container = container
     }
 
-    var problems: [LifetimeProblem] { found.withLock { $0.problems } }
+    /// The lifetime problems found, one of each, in the order they were first found.
+    var problems: [Problem] { found.withLock { $0.problems } }
 
     /// The dependencies found, in the order they were first found.
     var edges: [Edge] { found.withLock { $0.edges } }
@@ -39,15 +49,18 @@ final class DryRunFindings: Sendable {
     /// The instance that keeps it is the nearest one on the path kept by a shared scope: the
     /// `.graph` and `.transient` instances in between are held by it too.
     func check(_ dependency: Binding, ancestors frame: Frame?) {
-        if let dependent = frame?.binding {
+        var isHeldWeakly = false
+        if let frame {
+            let dependent = frame.binding
             let key = [ObjectIdentifier(dependent), ObjectIdentifier(dependency)]
             found.withLock { found in
                 if found.edgeKeys.insert(key).inserted {
                     found.edges.append(Edge(dependent: dependent, dependency: dependency))
                 }
+                isHeldWeakly = found.weakHolders.contains(ObjectIdentifier(frame))
             }
         }
-        guard let holder = frame?.keeper else { return }
+        guard !isHeldWeakly, let holder = frame?.keeper else { return }
         if holder.scope.lifetime == .container {
             switch dependency.scope.lifetime {
             case .whileHeld: add(.singletonKeepsWeak, holder, dependency)
@@ -65,12 +78,34 @@ final class DryRunFindings: Sendable {
     /// run checks, registers it, the kept instance belongs to a parent of that container and
     /// needs what only a child registers. Records the problem, and returns that registration for
     /// the dry run to go on with; `nil` if it is not registered there either.
-    func childOnly(_ key: ServiceKey, from lookup: Container, at frame: Frame?) -> RegistryEntry? {
-        guard container !== lookup, let (entry, _) = container.lookUp(key),
+    ///
+    /// Not for a declared service: its resolve files its default where the parent finds it, as a
+    /// real resolve does, or fails as one does if it is promised. And not for the service of a
+    /// `T?` (`optional`): its resolve gets `nil`, as a real one does, and the problem recorded
+    /// says so (``LifetimeProblem/Rule/parentIgnoresChild``).
+    func childOnly(_ key: ServiceKey, from lookup: Container, at frame: Frame?, optional: Bool = false)
+        -> RegistryEntry?
+    {
+        guard !key.isDeclared, container !== lookup, let (entry, _) = container.lookUp(key),
             let holder = frame?.keeper
         else { return nil }
-        add(.parentNeedsChild, holder, entry.read().binding)
-        return entry
+        let binding = entry.read().binding
+        if binding.isStandIn { return nil }
+        add(optional ? .parentIgnoresChild : .parentNeedsChild, holder, binding)
+        return optional ? nil : entry
+    }
+
+    /// Runs `body`, which resolves what a weak property (``WeakInject``) of the instance `frame`
+    /// completes holds: a dependency of that instance (an edge), but not one it keeps. Only the
+    /// resolves of `frame` itself are marked: what they resolve in turn is kept by what they
+    /// make. `frame` runs on one thread, and one property at a time.
+    func holdingWeakly<Result, Failure>(at frame: Frame, _ body: () throws(Failure) -> Result) throws(Failure)
+        -> Result
+    {
+        let id = ObjectIdentifier(frame)
+        found.withLock { _ = $0.weakHolders.insert(id) }
+        defer { found.withLock { _ = $0.weakHolders.remove(id) } }
+        return try body()
     }
 
     /// Whether the dry run has yet to follow a ``Lazy`` of `key` that `holder`'s kept instance
@@ -83,7 +118,9 @@ final class DryRunFindings: Sendable {
         let problem = LifetimeProblem(
             rule: rule, dependencyScope: dependency.scope.description, holder: holder.step, dependency: dependency.step)
         found.withLock { found in
-            if !found.problems.contains(problem) { found.problems.append(problem) }
+            if !found.problems.contains(where: { $0.problem == problem }) {
+                found.problems.append(Problem(problem: problem, holder: holder, dependency: dependency))
+            }
         }
     }
 }

@@ -351,7 +351,7 @@ extension ResolveStack {
             let key = ServiceKey(erased: optional.wrapped, name: name, arguments: argumentTypes)
             guard
                 lookup.provides(optional.wrapped, name: name, arguments: argumentTypes)
-                    || childOnly(key, from: lookup, at: t, f) != nil
+                    || childOnly(key, from: lookup, at: t, f, optional: true) != nil
             else { return optional.nothing as! Service }
             let resolution = f >= 0 ? Resolution(at: f, in: self) : Resolution(top: t, in: self)
             return try optional.resolveWrapped(with: resolution, name: name, arguments: repeat each arguments)
@@ -383,8 +383,8 @@ extension Resolve {
         if let optional = Service.self as? any OptionalService.Type,
             lookup.provides(optional.wrapped, name: name, arguments: argumentTypes)
                 || childOnly(
-                    ServiceKey(erased: optional.wrapped, name: name, arguments: argumentTypes), from: lookup, at: frame)
-                    != nil
+                    ServiceKey(erased: optional.wrapped, name: name, arguments: argumentTypes), from: lookup,
+                    at: frame, optional: true) != nil
         {
             let resolution = AsyncResolution(self, frame, lookup)
             return try await optional.resolveWrapped(in: resolution, name: name, arguments: repeat each arguments)

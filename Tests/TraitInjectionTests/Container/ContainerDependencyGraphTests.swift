@@ -183,6 +183,23 @@ struct ContainerDependencyGraphTests {
         #expect(edges.first.map { graph.nodes[$0.to].location.hasSuffix(":\(parentsEngine)") } == true)
     }
 
+    @Test("A lifetime edge joins the registrations it is about, where two share a file and line")
+    func lifetimeEdgeBetweenTheRegistrations() throws {
+        func registerSession(in container: Container, _ scope: Scope<Session>) {
+            container.register(Session.self) { _ in Session() }.inScope(scope)
+        }
+        let parent = Container()
+        registerSession(in: parent, .weak)
+        parent.register(Cache.self) { r in Cache(session: try r.resolve(Session.self)) }.inScope(.container)
+        let child = Container(parent: parent)
+        registerSession(in: child, .container)
+        let graph = child.dependencyGraph()
+        let cache = try index(of: "Cache", in: graph)
+        let edge = try #require(graph.edges.first { $0.from == cache })
+        #expect(graph.nodes[edge.to].scope == "weak")
+        #expect(graph.lifetimeEdges.map { [$0.from, $0.to] } == [[cache, edge.to]])
+    }
+
     @Test("Only registrations are nodes: not a Lazy's own, nor one registered while the graph is drawn")
     func onlyRegistrationsAreNodes() throws {
         let container = Container()

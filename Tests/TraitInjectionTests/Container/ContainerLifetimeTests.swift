@@ -1,3 +1,4 @@
+import Synchronization
 import TestFixtures
 import Testing
 import TraitInjection
@@ -112,6 +113,114 @@ struct ContainerLifetimeTests {
         let weak = problems(reader: .container, strategy: .reCreate, session: .weak)
         #expect(weak.map(\.rule) == [.singletonKeepsWeak])
         #expect(weak.first?.holder.service.hasSuffix("Reader") == true)
+    }
+
+    @Test("An instance registered as it is is the same after reinitialize(): a .reUse holder may keep it")
+    func reUseKeepsAnInstance() throws {
+        let container = Container()
+        let session = Session()
+        let completions = Mutex(0)
+        container.register(Session.self, instance: session).initCompleted { _, _ in completions.withLock { $0 += 1 } }
+        container.register(Cache.self) { r in Cache(session: try r.resolve(Session.self)) }
+            .inScope(.container).reinitialize(.reUse)
+        #expect(lifetimeProblems(container).isEmpty)
+        let cache = try container.resolve(Cache.self)
+        let completed = completions.withLock { $0 }  // By the dry run too, which keeps nothing.
+        container.reinitialize()
+        #expect(try container.resolve(Session.self) === session)
+        #expect(try container.resolve(Cache.self) === cache && cache.session === session)
+        // Not completed again: `reinitialize()` did not hand it out as new.
+        #expect(completions.withLock { $0 } == completed)
+    }
+
+    @Test("A child overriding a declared service that a parent's singleton uses: its default, no problem")
+    func childOverridesADeclaredService() throws {
+        let root = Container()
+        let child = Container(parent: root)
+        child.lifetimeSession.register { _ in Session() }
+        #expect(throws: Never.self) { try child.verify(including: \.lifetimeCache, \.lifetimeSession) }
+        let cache = try child.lifetimeCache()
+        #expect(cache.session !== (try child.lifetimeSession()))
+        #expect(cache.session === (try root.lifetimeSession()))
+        // Promised, it has no default: a real resolve fails, and so does the check, with the
+        // promise's error.
+        let promisedRoot = Container()
+        let promisedChild = Container(parent: promisedRoot)
+        promisedChild.lifetimePromisedSession.register { _ in Session() }
+        #expect {
+            try promisedChild.lifetimePromisingCache()
+        } throws: { error in
+            (error as? ResolutionError)?.kind == .notRegistered
+        }
+        #expect {
+            try promisedChild.verify()
+        } throws: { error in
+            let report = error as? VerificationReport
+            return report?.lifetimeProblems == [] && report?.problems.map(\.kind) == [.notRegistered]
+        }
+    }
+
+    @Test("A parent's singleton resolving T? that only a child registers gets nil: said so, not that it fails")
+    func parentIgnoresChild() async throws {
+        final class OptionalCache: Sendable {
+            let session: Session?
+            init(session: Session?) { self.session = session }
+        }
+        let parent = Container()
+        parent.register(OptionalCache.self) { r in OptionalCache(session: try r.resolve(Session?.self)) }
+            .inScope(.container)
+        let child = Container(parent: parent)
+        child.register(Session.self) { _ in Session() }
+        let problems = lifetimeProblems(child)
+        #expect(problems.map(\.rule) == [.parentIgnoresChild])
+        #expect(problems.first?.holder.service.hasSuffix("OptionalCache") == true)
+        #expect(problems.first?.description.contains("gets `nil`") == true)
+        #expect(problems.first?.description.contains("fails") == false)
+        // What the check says is what a resolve does; and the graph draws no edge it never takes.
+        #expect(try child.resolve(OptionalCache.self).session == nil)
+        let graph = child.dependencyGraph()
+        #expect(graph.edges.isEmpty)
+        #expect(graph.lifetimeEdges.map { graph.nodes[$0.to].service } == ["Session"])
+        // From an async check too.
+        let asyncParent = Container()
+        asyncParent.register(OptionalCache.self) { r async throws in
+            OptionalCache(session: try await r.resolve(Session?.self))
+        }
+        .inScope(.container)
+        let asyncChild = Container(parent: asyncParent)
+        asyncChild.register(Session.self) { _ in Session() }
+        await #expect {
+            try await asyncChild.verifyAsync()
+        } throws: { error in
+            (error as? VerificationReport)?.lifetimeProblems.map(\.rule) == [.parentIgnoresChild]
+        }
+        #expect(try await asyncChild.resolveAsync(OptionalCache.self).session == nil)
+    }
+
+    @Test("A @WeakInject property does not keep what it holds; an @Inject one beside it does")
+    func weakInjectKeepsNothing() async throws {
+        final class WeakHolder: @unchecked Sendable {
+            @WeakInject var session: Session?
+        }
+        final class BothHolder: @unchecked Sendable {
+            @WeakInject var weakSession: Session?
+            @Inject var session: Session
+        }
+        let container = Container()
+        container.register(Session.self) { _ in Session() }.inScope(.weak)
+        container.register(WeakHolder.self) { _ in WeakHolder() }.inScope(.container)
+        #expect(lifetimeProblems(container).isEmpty)
+        await #expect(throws: Never.self) { try await container.verifyAsync() }
+        let graph = container.dependencyGraph()
+        #expect(graph.edges.map { graph.nodes[$0.to].service } == ["Session"])
+        #expect(graph.edges.allSatisfy { graph.nodes[$0.from].service.hasSuffix("WeakHolder") })
+        #expect(graph.lifetimeEdges.isEmpty)
+        // What the check says is what a resolve does: nothing keeps the session.
+        #expect(try container.resolve(WeakHolder.self).session == nil)
+        container.register(BothHolder.self) { _ in BothHolder() }.inScope(.container)
+        let problems = lifetimeProblems(container)
+        #expect(problems.map(\.rule) == [.singletonKeepsWeak])
+        #expect(problems.first?.holder.service.hasSuffix("BothHolder") == true)
     }
 
     @Test("A .reUse instance keeping a .reCreate one")
@@ -300,5 +409,18 @@ struct ContainerLifetimeTests {
         for await _ in resolved { break }
         #expect(run.lifetimeProblems.count == found.0)
         #expect(run.dependencies.count == found.1)
+    }
+}
+
+extension Container {
+    fileprivate var lifetimeSession: Registered<ContainerLifetimeTests.Session> {
+        self { _ in ContainerLifetimeTests.Session() }.inScope(.container)
+    }
+    fileprivate var lifetimeCache: Registered<ContainerLifetimeTests.Cache> {
+        self { r in ContainerLifetimeTests.Cache(session: try r.lifetimeSession()) }.inScope(.container)
+    }
+    fileprivate var lifetimePromisedSession: Registered<ContainerLifetimeTests.Session> { promised() }
+    fileprivate var lifetimePromisingCache: Registered<ContainerLifetimeTests.Cache> {
+        self { r in ContainerLifetimeTests.Cache(session: try r.lifetimePromisedSession()) }.inScope(.container)
     }
 }

@@ -28,6 +28,9 @@ extension Container {
         package var dependencies: [(dependent: Int, dependency: Int)] = []
         /// The lifetime problems found, one of each.
         package var lifetimeProblems: [LifetimeProblem] = []
+        /// Each lifetime problem between two registrations in ``services``, as their positions:
+        /// the holder's and the dependency's.
+        package var lifetimeLinks: [(holder: Int, dependency: Int, problem: LifetimeProblem)] = []
 
         /// The registrations not checked, each with why: `Clock at App.swift:12 (takes runtime
         /// arguments)`.
@@ -69,7 +72,12 @@ extension Container {
                 guard known(edge.dependent), known(edge.dependency) else { return nil }
                 return (position(of: edge.dependent), position(of: edge.dependency))
             }
-            lifetimeProblems = findings.problems
+            let problems = findings.problems
+            lifetimeProblems = problems.map(\.problem)
+            lifetimeLinks = problems.compactMap { found in
+                guard known(found.holder), known(found.dependency) else { return nil }
+                return (position(of: found.holder), position(of: found.dependency), found.problem)
+            }
         }
     }
 

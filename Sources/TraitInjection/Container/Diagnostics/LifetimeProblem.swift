@@ -27,6 +27,10 @@ public struct LifetimeProblem: Sendable, Hashable, CustomStringConvertible {
         /// An instance kept by a parent container needs a service that only a child registers;
         /// it is built from its own container's registrations, so its resolve fails.
         case parentNeedsChild
+        /// An instance kept by a parent container resolves an `Optional` of a service that only
+        /// a child registers; it is built from its own container's registrations, so it gets
+        /// `nil`.
+        case parentIgnoresChild
     }
 
     /// The rule broken.
@@ -35,8 +39,8 @@ public struct LifetimeProblem: Sendable, Hashable, CustomStringConvertible {
     package let dependencyScope: String
     /// The longer-lived registration, the one that keeps the other.
     public let holder: ResolutionError.Step
-    /// The registration it keeps, or for ``Rule/parentNeedsChild`` the child's registration it
-    /// needs.
+    /// The registration it keeps, or for ``Rule/parentNeedsChild`` and
+    /// ``Rule/parentIgnoresChild`` the child's registration it does not see.
     public let dependency: ResolutionError.Step
 
     public var description: String {
@@ -71,6 +75,13 @@ public struct LifetimeProblem: Sendable, Hashable, CustomStringConvertible {
                 registrations, but it needs \(dependency), which only a child container \
                 registers: resolving it fails. Register \(dependency.service) in the parent, or \
                 \(holder.service) in the child.
+                """
+        case .parentIgnoresChild:
+            return """
+                \(holder) is kept by a parent container and built from that container's \
+                registrations: it resolves `\(dependency.service)?` and gets `nil`, though a child \
+                container registers \(dependency). Register \(dependency.service) in the parent, \
+                or \(holder.service) in the child, if it should have it.
                 """
         }
     }
