@@ -48,13 +48,13 @@ extension DeferredService {
     ) throws(ResolutionError) -> Self {
         let findings = stack.heavy(of: t)?.findings
         let isDryRun = findings != nil
-        if keepsInstance, let findings,
-            let holder = stack.frame(at: t, f)?.keeper,
-            findings.isFirstVisit(to: ServiceKey(Deferred.self, name: name, arguments: Void.self), keptBy: holder)
+        if keepsInstance, let findings, let frame = stack.frame(at: t, f),
+            findings.isFirstVisit(to: ServiceKey(Deferred.self, name: name, arguments: Void.self), at: frame)
         {
-            // What a kept instance will hold through the `Lazy`, checked as if it held it now: the
-            // service and what it holds in turn, once per holder, in a resolve nested in this one.
-            // Its errors are not this resolve's (a cycle through a `Lazy` is what a `Lazy` is
+            // What an instance will hold through the `Lazy`, checked as if it held it now: the
+            // service and what it holds in turn (the graph's edges, and the lifetimes if a kept
+            // instance holds it), once per registration and holder, in a resolve nested in this
+            // one. Its errors are not this resolve's (a cycle through a `Lazy` is what a `Lazy` is
             // for); the later resolve's are checked below.
             _ = try? container.resolve(Deferred.self, name: name)
         }

@@ -26,7 +26,8 @@ final class DryRunFindings: Sendable {
 
     private struct LazyVisit: Hashable {
         let key: ServiceKey
-        let holder: ObjectIdentifier
+        let dependent: ObjectIdentifier
+        let holder: ObjectIdentifier?
     }
 
     private let found = Locked(Found())
@@ -50,8 +51,7 @@ final class DryRunFindings: Sendable {
     /// `.graph` and `.transient` instances in between are held by it too.
     func check(_ dependency: Binding, ancestors frame: Frame?) {
         var isHeldWeakly = false
-        if let frame {
-            let dependent = frame.binding
+        if let frame, let dependent = frame.dependent {
             let key = [ObjectIdentifier(dependent), ObjectIdentifier(dependency)]
             found.withLock { found in
                 if found.edgeKeys.insert(key).inserted {
@@ -108,10 +108,13 @@ final class DryRunFindings: Sendable {
         return try body()
     }
 
-    /// Whether the dry run has yet to follow a ``Lazy`` of `key` that `holder`'s kept instance
-    /// holds: it follows each once per holder.
-    func isFirstVisit(to key: ServiceKey, keptBy holder: Binding) -> Bool {
-        found.withLock { $0.lazyVisits.insert(LazyVisit(key: key, holder: ObjectIdentifier(holder))).inserted }
+    /// Whether the dry run has yet to follow a ``Lazy`` of `key` made at `frame`: it follows each
+    /// once per registration that makes it and instance that keeps it.
+    func isFirstVisit(to key: ServiceKey, at frame: Frame) -> Bool {
+        guard let dependent = frame.dependent else { return false }
+        let visit = LazyVisit(
+            key: key, dependent: ObjectIdentifier(dependent), holder: frame.keeper.map(ObjectIdentifier.init))
+        return found.withLock { $0.lazyVisits.insert(visit).inserted }
     }
 
     private func add(_ rule: LifetimeProblem.Rule, _ holder: Binding, _ dependency: Binding) {

@@ -51,6 +51,13 @@ final class Frame: @unchecked Sendable {
         chain.first { $0.binding.isShared && !$0.binding.isLazys }?.binding
     }
 
+    /// The nearest registration on the path from this frame out that is not a ``Lazy``'s own:
+    /// what a dry run records as depending on what this frame resolves (a `Lazy` read in a
+    /// factory is that factory's dependency).
+    var dependent: Binding? {
+        chain.first { !$0.binding.isLazys }?.binding
+    }
+
     /// The path from the outermost service to this one.
     var steps: [ResolutionError.Step] {
         chain.map(\.binding.step).reversed()

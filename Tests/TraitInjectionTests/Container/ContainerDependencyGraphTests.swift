@@ -221,4 +221,40 @@ struct ContainerDependencyGraphTests {
         let session = try index(of: "Session", in: graph)
         #expect(graph.edges.contains { $0.from == cache && $0.to == session })
     }
+
+    @Test("What a Lazy resolves is an edge of what holds or reads the Lazy, for every registration that does")
+    func lazyEdges() throws {
+        final class Holder: Sendable {
+            let engine: Lazy<Engine>
+            init(engine: Lazy<Engine>) { self.engine = engine }
+        }
+        final class Pair: Sendable {
+            let first: Holder
+            let second: Holder
+            init(first: Holder, second: Holder) { (self.first, self.second) = (first, second) }
+        }
+        let container = Container()
+        container.register(Engine.self) { _ in Engine() }
+        // Read in the factory.
+        container.register(Car.self) { r in Car(engine: try r.resolve(Lazy<Engine>.self).value) }
+        // Held by two `.graph` registrations that a singleton keeps, and by one that none keeps.
+        container.register(Holder.self, name: "first") { r in Holder(engine: try r.resolve(Lazy<Engine>.self)) }
+            .inScope(.graph)
+        container.register(Holder.self, name: "second") { r in Holder(engine: try r.resolve(Lazy<Engine>.self)) }
+            .inScope(.graph)
+        container.register(Pair.self) { r in
+            Pair(first: try r.resolve(Holder.self, name: "first"), second: try r.resolve(Holder.self, name: "second"))
+        }
+        .inScope(.container)
+        container.register(Holder.self) { r in Holder(engine: try r.resolve(Lazy<Engine>.self)) }.inScope(.graph)
+        let graph = container.dependencyGraph()
+        let engine = try index(of: "Engine", in: graph)
+        let toEngine = graph.edges.filter { $0.to == engine }.map { graph.nodes[$0.from].service }
+        #expect(toEngine.count == 4 && Set(toEngine).count == 4, "\(toEngine)")
+        #expect(toEngine.contains("Car"))
+        for name in ["Holder", "Holder (name: \"first\")", "Holder (name: \"second\")"] {
+            #expect(toEngine.contains { $0.hasSuffix(name) }, "\(name)")
+        }
+        #expect(graph.problems.isEmpty && graph.lifetimeEdges.isEmpty)
+    }
 }
