@@ -92,9 +92,7 @@ public final class Container: Sendable, Resolver {
             factory: .sync(FactoryBox(factory)))
     }
 
-    /// Registers an existing instance of `service`, shared by every resolve (``Scope/container``)
-    /// and kept across ``reinitialize()`` (``ReinitializeStrategy/reUse``): there is no other to
-    /// create.
+    /// Registers an existing instance of `service`, shared by every resolve (``Scope/container``).
     ///
     /// The container hands the instance out as it is: it does not fill in its ``Inject``
     /// properties, since the app may already share it. To have them resolved from this container,
@@ -109,9 +107,9 @@ public final class Container: Sendable, Resolver {
     ) -> Registration<Service> {
         Registration(
             in: self, name: name, arguments: Void.self, file: file, line: line,
-            factory: .sync(FactoryBox<Service> { _ in instance }), autoInjects: false
+            factory: .sync(FactoryBox<Service> { _ in instance }), isInstance: true
         )
-        .inScope(.container).reinitialize(.reUse)
+        .inScope(.container)
     }
 
     // MARK: Resolving

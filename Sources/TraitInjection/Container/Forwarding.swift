@@ -48,7 +48,8 @@ struct Forwarding<Service, each Argument>: Forwarder {
             completions: [],
             reinitializeStrategy: target.reinitializeStrategy,
             autoInjects: false,
-            forwarding: targetKey
+            forwarding: targetKey,
+            isInstance: target.isInstance
         )
     }
 }

@@ -44,7 +44,9 @@ public final class Registration<Service>: Sendable {
     private let location: String
     private let assembly: String?
     private let factory: Binding.Factory
-    private let autoInjects: Bool
+    /// Whether it registers an instance the app handed over, as it is: the container fills in
+    /// none of its `@Inject` properties, and ``Container/reinitialize()`` hands out the same one.
+    private let isInstance: Bool
     private let forwarding: any Forwarder<Service>
     private let declared: (key: ServiceKey, isDefault: Bool)?
     private let draft: Locked<Draft>
@@ -56,13 +58,13 @@ public final class Registration<Service>: Sendable {
         file: StaticString,
         line: UInt,
         factory: Binding.Factory,
-        autoInjects: Bool = true
+        isInstance: Bool = false
     ) {
         self.init(
             in: container, key: ServiceKey(Service.self, name: name, arguments: arguments),
             description: ServiceDescription(Service.self, name: name, arguments: arguments),
             location: Container.location(file, line), forwarding: Forwarding<Service, repeat each Argument>(name: name),
-            factory: factory, autoInjects: autoInjects)
+            factory: factory, isInstance: isInstance)
     }
 
     /// Files a registration of `factory` under `key`, as `draft` says — if `onlyIfAbsent`, only if
@@ -75,7 +77,7 @@ public final class Registration<Service>: Sendable {
         location: String,
         forwarding: any Forwarder<Service>,
         factory: Binding.Factory,
-        autoInjects: Bool = true,
+        isInstance: Bool = false,
         draft: Draft = Draft(),
         onlyIfAbsent: Bool = false,
         declared: (key: ServiceKey, isDefault: Bool)? = nil
@@ -86,7 +88,7 @@ public final class Registration<Service>: Sendable {
         self.location = location
         assembly = Container.assembling
         self.factory = factory
-        self.autoInjects = autoInjects
+        self.isInstance = isInstance
         self.forwarding = forwarding
         self.declared = declared
         self.draft = Locked(draft)
@@ -111,8 +113,9 @@ public final class Registration<Service>: Sendable {
                 factory: factory,
                 completions: draft.completions,
                 reinitializeStrategy: draft.reinitializeStrategy,
-                autoInjects: autoInjects,
-                declared: declared
+                autoInjects: !isInstance,
+                declared: declared,
+                isInstance: isInstance
             )
             let (filed, released) = container.file(
                 binding, for: key, forwardedFrom: draft.forwards, replacing: draft.filed, onlyIfAbsent: onlyIfAbsent)

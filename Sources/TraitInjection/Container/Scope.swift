@@ -235,8 +235,7 @@ enum ScopeKind: Hashable, Sendable, CustomStringConvertible {
 /// What ``Container/reinitialize()`` does with a registration's cached instance: create it again
 /// on the next resolve (`reCreate`) or keep it (`reUse`).
 public enum ReinitializeStrategy: Sendable, Hashable {
-    /// Drop the cached instance; the next resolve creates a new one. The default, but for an
-    /// instance registered with ``Container/register(_:name:instance:file:line:)``.
+    /// Drop the cached instance; the next resolve creates a new one. The default.
     case reCreate
     /// Keep the cached instance.
     case reUse

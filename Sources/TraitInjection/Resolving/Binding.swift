@@ -59,6 +59,9 @@ final class Binding: Sendable {
     /// Whether it is a ``Lazy``'s own (``LazyStorage``), filed in no container: the `Lazy` keeps
     /// its instance for whatever holds the `Lazy`.
     let isLazys: Bool
+    /// Whether it hands out an instance the app registered (``Container/register(_:name:instance:file:line:)``),
+    /// or forwards to such a registration: ``Container/reinitialize()`` hands out the same one.
+    let isInstance: Bool
 
     /// A binding of `Service`: the few parts that need its type, made here, around the erased
     /// initialiser that sets everything else, so that the type's specialisations stay small.
@@ -74,7 +77,8 @@ final class Binding: Sendable {
         autoInjects: Bool,
         forwarding: ServiceKey? = nil,
         declared: (key: ServiceKey, isDefault: Bool)? = nil,
-        isLazys: Bool = false
+        isLazys: Bool = false,
+        isInstance: Bool = false
     ) {
         let verify: @Sendable (Resolution) throws(ResolutionError) -> Void
         let verifyAsync: @Sendable (AsyncResolution) async throws(ResolutionError) -> Void
@@ -91,7 +95,7 @@ final class Binding: Sendable {
             completions: completions, reinitializeStrategy: reinitializeStrategy, autoInjects: autoInjects,
             forwarding: forwarding, isDeclaredDefault: declared?.isDefault ?? false,
             isOptional: _isOptional(Service.self), keep: { instance in scope.keep(instance, as: Service.self) },
-            verify: verify, verifyAsync: verifyAsync, isStandIn: false, isLazys: isLazys)
+            verify: verify, verifyAsync: verifyAsync, isStandIn: false, isLazys: isLazys, isInstance: isInstance)
     }
 
     private init(
@@ -110,10 +114,12 @@ final class Binding: Sendable {
         verify: @escaping @Sendable (Resolution) throws(ResolutionError) -> Void,
         verifyAsync: @escaping @Sendable (AsyncResolution) async throws(ResolutionError) -> Void,
         isStandIn: Bool,
-        isLazys: Bool
+        isLazys: Bool,
+        isInstance: Bool
     ) {
         self.isStandIn = isStandIn
         self.isLazys = isLazys
+        self.isInstance = isInstance
         self.forwarding = forwarding
         self.description = description
         self.location = location
@@ -166,7 +172,7 @@ final class Binding: Sendable {
             factory: .sync(StandInFactory()), completions: [], reinitializeStrategy: .reCreate, autoInjects: false,
             forwarding: nil, isDeclaredDefault: false, isOptional: false, keep: { _ in .empty },
             verify: { _ throws(ResolutionError) in }, verifyAsync: { _ throws(ResolutionError) in }, isStandIn: true,
-            isLazys: false)
+            isLazys: false, isInstance: false)
     }
 
     /// Whether a top-level resolve of it takes the short path (``ResolveStack/makeTop``): it keeps

@@ -20,8 +20,17 @@ final class DryRunFindings: Sendable {
         var edges: [Edge] = []
         var edgeKeys: Set<[ObjectIdentifier]> = []
         var lazyVisits: Set<LazyVisit> = []
-        /// The frames whose resolves a weak property holds now (``holdingWeakly(at:_:)``).
-        var weakHolders: Set<ObjectIdentifier> = []
+        /// The weak properties' resolves under way, not yet begun (``holdingWeakly(at:_:)``).
+        var weakResolves: Set<WeakHold> = []
+        /// The instances weak properties hold, while they are made (``keeper(of:)``).
+        var weakHolds: Set<WeakHold> = []
+    }
+
+    /// A weak property's resolve at `frame`, on `thread`: of `binding`, once it has begun.
+    private struct WeakHold: Hashable {
+        let frame: ObjectIdentifier
+        let thread: UInt
+        var binding: ObjectIdentifier?
     }
 
     private struct LazyVisit: Hashable {
@@ -51,16 +60,24 @@ final class DryRunFindings: Sendable {
     /// `.graph` and `.transient` instances in between are held by it too.
     func check(_ dependency: Binding, ancestors frame: Frame?) {
         var isHeldWeakly = false
-        if let frame, let dependent = frame.dependent {
-            let key = [ObjectIdentifier(dependent), ObjectIdentifier(dependency)]
+        if let frame {
+            let dependent = frame.dependent
+            let edgeKey = dependent.map { [ObjectIdentifier($0), ObjectIdentifier(dependency)] }
+            let resolve = WeakHold(frame: ObjectIdentifier(frame), thread: Platform.currentThread)
             found.withLock { found in
-                if found.edgeKeys.insert(key).inserted {
+                if let dependent, let edgeKey, found.edgeKeys.insert(edgeKey).inserted {
                     found.edges.append(Edge(dependent: dependent, dependency: dependency))
                 }
-                isHeldWeakly = found.weakHolders.contains(ObjectIdentifier(frame))
+                // The first resolve at a weak property's frame, on its thread, is the property's.
+                if found.weakResolves.remove(resolve) != nil {
+                    var hold = resolve
+                    hold.binding = ObjectIdentifier(dependency)
+                    found.weakHolds.insert(hold)
+                    isHeldWeakly = true
+                }
             }
         }
-        guard !isHeldWeakly, let holder = frame?.keeper else { return }
+        guard !isHeldWeakly, let holder = keeper(of: frame) else { return }
         if holder.scope.lifetime == .container {
             switch dependency.scope.lifetime {
             case .whileHeld: add(.singletonKeepsWeak, holder, dependency)
@@ -68,9 +85,30 @@ final class DryRunFindings: Sendable {
             case .resolve, .container: break
             }
         }
-        if holder.reinitializeStrategy == .reUse, dependency.isShared, dependency.reinitializeStrategy == .reCreate {
+        if holder.reinitializeStrategy == .reUse, dependency.isShared, dependency.reinitializeStrategy == .reCreate,
+            !dependency.isInstance
+        {
             add(.reUseKeepsReCreate, holder, dependency)
         }
+    }
+
+    /// ``Frame/keeper`` of `frame`, up to an instance a weak property holds: nothing above keeps
+    /// that one, nor what it holds.
+    private func keeper(of frame: Frame?) -> Binding? {
+        guard let frame else { return nil }
+        let thread = Platform.currentThread
+        let holds = found.withLock { $0.weakHolds.filter { $0.thread == thread } }
+        if holds.isEmpty { return frame.keeper }
+        for frame in frame.chain {
+            if frame.binding.isShared && !frame.binding.isLazys { return frame.binding }
+            if let outer = frame.outer,
+                holds.contains(
+                    WeakHold(frame: ObjectIdentifier(outer), thread: thread, binding: ObjectIdentifier(frame.binding)))
+            {
+                return nil
+            }
+        }
+        return nil
     }
 
     /// For a dependency under `key` that a kept instance, built from its own container's
@@ -79,33 +117,44 @@ final class DryRunFindings: Sendable {
     /// needs what only a child registers. Records the problem, and returns that registration for
     /// the dry run to go on with; `nil` if it is not registered there either.
     ///
-    /// Not for a declared service: its resolve files its default where the parent finds it, as a
-    /// real resolve does, or fails as one does if it is promised. And not for the service of a
-    /// `T?` (`optional`): its resolve gets `nil`, as a real one does, and the problem recorded
-    /// says so (``LifetimeProblem/Rule/parentIgnoresChild``).
+    /// Only where `lookup` is a parent of ``container``, and not for a declared service: its
+    /// resolve files its default where the parent finds it, as a real resolve does, or fails as
+    /// one does if it is promised. Nor for an `Optional` (`optional`: the service of a `T?`, or a
+    /// registration of an `Optional` type): its resolve gets `nil`, as a real one does, and the
+    /// problem recorded says so (``LifetimeProblem/Rule/parentIgnoresChild``).
     func childOnly(_ key: ServiceKey, from lookup: Container, at frame: Frame?, optional: Bool = false)
         -> RegistryEntry?
     {
         guard !key.isDeclared, container !== lookup, let (entry, _) = container.lookUp(key),
-            let holder = frame?.keeper
+            sequence(first: container, next: \.parent).contains(where: { $0 === lookup }),
+            let holder = keeper(of: frame)
         else { return nil }
         let binding = entry.read().binding
         if binding.isStandIn { return nil }
-        add(optional ? .parentIgnoresChild : .parentNeedsChild, holder, binding)
-        return optional ? nil : entry
+        let isOptional = optional || binding.isOptional
+        add(isOptional ? .parentIgnoresChild : .parentNeedsChild, holder, binding)
+        return isOptional ? nil : entry
     }
 
     /// Runs `body`, which resolves what a weak property (``WeakInject``) of the instance `frame`
-    /// completes holds: a dependency of that instance (an edge), but not one it keeps. Only the
-    /// resolves of `frame` itself are marked: what they resolve in turn is kept by what they
-    /// make. `frame` runs on one thread, and one property at a time.
+    /// completes holds, on this thread: a dependency of that instance (an edge), but not one it
+    /// keeps, nor what the held instance keeps.
+    ///
+    /// The first resolve at `frame` on this thread is the property's: other tasks of the
+    /// resolve may resolve at `frame` at the same time, and a factory may have kept a resolver
+    /// of `frame` and resolve with it later, while `body` runs — those are checked as ever.
     func holdingWeakly<Result, Failure>(at frame: Frame, _ body: () throws(Failure) -> Result) throws(Failure)
         -> Result
     {
-        let id = ObjectIdentifier(frame)
-        found.withLock { _ = $0.weakHolders.insert(id) }
-        defer { found.withLock { _ = $0.weakHolders.remove(id) } }
-        return try body()
+        let resolve = WeakHold(frame: ObjectIdentifier(frame), thread: Platform.currentThread)
+        found.withLock { _ = $0.weakResolves.insert(resolve) }
+        defer {
+            found.withLock { found in
+                found.weakResolves.remove(resolve)
+                found.weakHolds = found.weakHolds.filter { $0.frame != resolve.frame || $0.thread != resolve.thread }
+            }
+        }
+        return try withExtendedLifetime(frame) { () throws(Failure) in try body() }
     }
 
     /// Whether the dry run has yet to follow a ``Lazy`` of `key` made at `frame`: it follows each
@@ -113,17 +162,19 @@ final class DryRunFindings: Sendable {
     func isFirstVisit(to key: ServiceKey, at frame: Frame) -> Bool {
         guard let dependent = frame.dependent else { return false }
         let visit = LazyVisit(
-            key: key, dependent: ObjectIdentifier(dependent), holder: frame.keeper.map(ObjectIdentifier.init))
+            key: key, dependent: ObjectIdentifier(dependent), holder: keeper(of: frame).map(ObjectIdentifier.init))
         return found.withLock { $0.lazyVisits.insert(visit).inserted }
     }
 
+    /// Records a problem once for each pair of registrations.
     private func add(_ rule: LifetimeProblem.Rule, _ holder: Binding, _ dependency: Binding) {
         let problem = LifetimeProblem(
             rule: rule, dependencyScope: dependency.scope.description, holder: holder.step, dependency: dependency.step)
         found.withLock { found in
-            if !found.problems.contains(where: { $0.problem == problem }) {
-                found.problems.append(Problem(problem: problem, holder: holder, dependency: dependency))
+            let isRecorded = found.problems.contains { recorded in
+                recorded.problem.rule == rule && recorded.holder === holder && recorded.dependency === dependency
             }
+            if !isRecorded { found.problems.append(Problem(problem: problem, holder: holder, dependency: dependency)) }
         }
     }
 }

@@ -120,17 +120,24 @@ struct ContainerLifetimeTests {
         let container = Container()
         let session = Session()
         let completions = Mutex(0)
-        container.register(Session.self, instance: session).initCompleted { _, _ in completions.withLock { $0 += 1 } }
+        container.register(Session.self, instance: session)
+            .implements((any Sendable).self) { $0 }
+            .initCompleted { _, _ in completions.withLock { $0 += 1 } }
         container.register(Cache.self) { r in Cache(session: try r.resolve(Session.self)) }
             .inScope(.container).reinitialize(.reUse)
+        container.register(Cache.self, name: "forwarded") { r in
+            Cache(session: try r.resolve((any Sendable).self) as! Session)
+        }
+        .inScope(.container).reinitialize(.reUse)
         #expect(lifetimeProblems(container).isEmpty)
         let cache = try container.resolve(Cache.self)
-        let completed = completions.withLock { $0 }  // By the dry run too, which keeps nothing.
+        let completed = completions.withLock { $0 }
         container.reinitialize()
         #expect(try container.resolve(Session.self) === session)
         #expect(try container.resolve(Cache.self) === cache && cache.session === session)
-        // Not completed again: `reinitialize()` did not hand it out as new.
-        #expect(completions.withLock { $0 } == completed)
+        // Handed out again after `reinitialize()`: its `initCompleted` runs again, and may refresh
+        // what it set.
+        #expect(completions.withLock { $0 } == completed + 1)
     }
 
     @Test("A child overriding a declared service that a parent's singleton uses: its default, no problem")
@@ -221,6 +228,100 @@ struct ContainerLifetimeTests {
         let problems = lifetimeProblems(container)
         #expect(problems.map(\.rule) == [.singletonKeepsWeak])
         #expect(problems.first?.holder.service.hasSuffix("BothHolder") == true)
+    }
+
+    @Test("What a @WeakInject property holds keeps what it resolves, not the holder; other resolves are checked")
+    func weakInjectHoldsItsOwn() throws {
+        final class Middle: Sendable {
+            let session: Session
+            init(session: Session) { self.session = session }
+        }
+        final class WeakHolder: @unchecked Sendable {
+            @WeakInject var middle: Middle?
+        }
+        // A service it holds weakly, transient or `.graph`, keeps the `.weak` session; the
+        // singleton keeps neither.
+        for scope in [Scope<Middle>.transient, .graph] {
+            let container = Container()
+            container.register(Session.self) { _ in Session() }.inScope(.weak)
+            container.register(Middle.self) { r in Middle(session: try r.resolve(Session.self)) }.inScope(scope)
+            container.register(WeakHolder.self) { _ in WeakHolder() }.inScope(.container)
+            #expect(lifetimeProblems(container).isEmpty, "\(scope)")
+            #expect(try container.resolve(WeakHolder.self).middle == nil)
+        }
+        // A resolve with the singleton's own resolver while the weak property resolves (a
+        // factory it calls back) is the singleton's, and is checked.
+        final class Keeper: Sendable {
+            let session: Session?
+            init(session: Session?) { self.session = session }
+        }
+        final class SessionHolder: @unchecked Sendable {
+            @WeakInject var cache: Cache?
+        }
+        /// The keeper's factory's callback: set, called and cleared on the thread that runs it.
+        final class Hook: @unchecked Sendable {
+            var call: (() throws -> Session)?
+        }
+        let hook = Hook()
+        let container = Container()
+        container.register(Session.self) { _ in Session() }.inScope(.weak)
+        container.register(Cache.self) { _ in Cache(session: try hook.call?() ?? Session()) }.inScope(.container)
+        container.register(Keeper.self) { [unowned container] r in
+            var kept: Session?
+            hook.call = {
+                let session = try r.resolve(Session.self)
+                kept = session
+                return session
+            }
+            defer { hook.call = nil }
+            try container.autoInject(into: SessionHolder())
+            return Keeper(session: kept)
+        }
+        .inScope(.container)
+        let problems = lifetimeProblems(container)
+        #expect(problems.map(\.rule) == [.singletonKeepsWeak])
+        #expect(problems.first?.holder.service.hasSuffix("Keeper") == true)
+    }
+
+    @Test("Two problems between different registrations that read the same are both drawn")
+    func sameLookingProblems() throws {
+        final class Outer: Sendable {
+            let cache: Cache
+            init(cache: Cache) { self.cache = cache }
+        }
+        func registerPair(in container: Container) {
+            container.register(Session.self) { _ in Session() }.inScope(.weak)
+            container.register(Cache.self) { r in Cache(session: try r.resolve(Session.self)) }.inScope(.container)
+        }
+        let parent = Container()
+        registerPair(in: parent)
+        parent.register(Outer.self) { r in Outer(cache: try r.resolve(Cache.self)) }.inScope(.container)
+        let child = Container(parent: parent)
+        registerPair(in: child)
+        let graph = child.dependencyGraph()
+        let caches = graph.nodes.indices.filter { graph.nodes[$0].service == "Cache" }
+        #expect(caches.count == 2)
+        // Each Cache keeps its own container's `.weak` Session.
+        #expect(Set(graph.lifetimeEdges.map(\.from)) == Set(caches))
+        for edge in graph.lifetimeEdges {
+            #expect(graph.edges.contains { $0.from == edge.from && $0.to == edge.to })
+        }
+    }
+
+    @Test("A parent's singleton resolving T? where a child registers the type T? itself: it gets nil")
+    func childRegistersAnOptionalType() throws {
+        final class OptionalCache: Sendable {
+            let session: Session?
+            init(session: Session?) { self.session = session }
+        }
+        let parent = Container()
+        parent.register(OptionalCache.self) { r in OptionalCache(session: try r.resolve(Session?.self)) }
+            .inScope(.container)
+        let child = Container(parent: parent)
+        child.register(Session?.self) { _ in Session() }
+        #expect(lifetimeProblems(child).map(\.rule) == [.parentIgnoresChild])
+        #expect(try child.resolve(OptionalCache.self).session == nil)
+        #expect(child.dependencyGraph().edges.isEmpty)
     }
 
     @Test("A .reUse instance keeping a .reCreate one")
