@@ -77,9 +77,11 @@ public struct LifetimeProblem: Sendable, Hashable, CustomStringConvertible {
                 \(holder.service) in the child.
                 """
         case .parentIgnoresChild:
+            // The child's registration is of `T`, or of the `Optional` type itself.
+            let optional = dependency.service.hasPrefix("Optional<") ? dependency.service : "\(dependency.service)?"
             return """
                 \(holder) is kept by a parent container and built from that container's \
-                registrations: it resolves `\(dependency.service)?` and gets `nil`, though a child \
+                registrations: it resolves `\(optional)` and gets `nil`, though a child \
                 container registers \(dependency). Register \(dependency.service) in the parent, \
                 or \(holder.service) in the child, if it should have it.
                 """
