@@ -24,6 +24,21 @@ struct ContainerLifetimeTests {
         init(session: Provider<Session>) { self.session = session }
     }
 
+    final class OptionalCache: Sendable {
+        let session: Session?
+        init(session: Session?) { self.session = session }
+    }
+
+    /// A child of a container whose singleton resolves `Session?`, with what `register` adds.
+    func childOfOptionalCache(_ register: (Container) -> Void) -> Container {
+        let parent = Container()
+        parent.register(OptionalCache.self) { r in OptionalCache(session: try r.resolve(Session?.self)) }
+            .inScope(.container)
+        let child = Container(parent: parent)
+        register(child)
+        return child
+    }
+
     /// The lifetime problems `verify()` reports, or none if it passes.
     func lifetimeProblems(_ container: Container) -> [LifetimeProblem] {
         do {
@@ -169,15 +184,7 @@ struct ContainerLifetimeTests {
 
     @Test("A parent's singleton resolving T? that only a child registers gets nil: said so, not that it fails")
     func parentIgnoresChild() async throws {
-        final class OptionalCache: Sendable {
-            let session: Session?
-            init(session: Session?) { self.session = session }
-        }
-        let parent = Container()
-        parent.register(OptionalCache.self) { r in OptionalCache(session: try r.resolve(Session?.self)) }
-            .inScope(.container)
-        let child = Container(parent: parent)
-        child.register(Session.self) { _ in Session() }
+        let child = childOfOptionalCache { $0.register(Session.self) { _ in Session() } }
         let problems = lifetimeProblems(child)
         #expect(problems.map(\.rule) == [.parentIgnoresChild])
         #expect(problems.first?.holder.service.hasSuffix("OptionalCache") == true)
@@ -310,15 +317,7 @@ struct ContainerLifetimeTests {
 
     @Test("A parent's singleton resolving T? where a child registers the type T? itself: it gets nil")
     func childRegistersAnOptionalType() throws {
-        final class OptionalCache: Sendable {
-            let session: Session?
-            init(session: Session?) { self.session = session }
-        }
-        let parent = Container()
-        parent.register(OptionalCache.self) { r in OptionalCache(session: try r.resolve(Session?.self)) }
-            .inScope(.container)
-        let child = Container(parent: parent)
-        child.register(Session?.self) { _ in Session() }
+        let child = childOfOptionalCache { $0.register(Session?.self) { _ in Session() } }
         let problems = lifetimeProblems(child)
         #expect(problems.map(\.rule) == [.parentIgnoresChild])
         #expect(problems.first?.description.contains("resolves `Optional<Session>` and gets `nil`") == true)
