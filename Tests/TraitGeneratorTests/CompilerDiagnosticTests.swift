@@ -7,13 +7,13 @@ import TraitGenerator
 /// of the wrong type, an incomplete expression, trailing garbage) is reported on that line of the
 /// `.traits` file, never in the generated Swift. (What would leak past its line — an unclosed
 /// string, bracket or comment — `traitgen` rejects itself: see `ParserTests`.)
-@Suite("Compiler errors in generated code")
+@Suite("Compiler errors in generated code", .serialized)
 struct CompilerDiagnosticTests {
     @Test(
         "Each type or default the compiler rejects is reported on its .traits line, and only there",
         arguments: [false, true]
     )
-    func errorsLandOnTraitsLines(internalImportsByDefault: Bool) throws {
+    func errorsLandOnTraitsLines(internalImportsByDefault: Bool) async throws {
         let traits = """
             # Each trait is wrong in a way only the compiler can tell; line numbers matter below.
             trait unknown: NoSuchType = NoSuchType()
@@ -29,7 +29,7 @@ struct CompilerDiagnosticTests {
             trait unique: Unique = Unique()
 
             """
-        let result = try TypeCheck(
+        let result = try await TypeCheck(
             traits: traits, support: "final class Cache {}\nstruct Unique: ~Copyable, Sendable {}",
             internalImportsByDefault: internalImportsByDefault)
         #expect(result.status != 0)
@@ -40,8 +40,8 @@ struct CompilerDiagnosticTests {
     }
 
     @Test("A module that does not exist is reported on its import line", arguments: [false, true])
-    func unknownModule(internalImportsByDefault: Bool) throws {
-        let result = try TypeCheck(
+    func unknownModule(internalImportsByDefault: Bool) async throws {
+        let result = try await TypeCheck(
             traits: "# imports\npublic import NoSuchModule\npublic trait pet: String = \"Rover\"\n",
             support: "", internalImportsByDefault: internalImportsByDefault)
         #expect(result.status != 0)
@@ -66,7 +66,7 @@ struct CompilerDiagnosticTests {
                 + "package readonly trait serial: UUID = UUID()\n",
         ]
     )
-    func correctFileTypeChecks(traits: String) throws {
+    func correctFileTypeChecks(traits: String) async throws {
         // With plain imports of the same modules in another file, as an app's files have them.
         let support = """
             struct Owner: PetInjected, SerialInjected { var injectableIdentifier = InjectableIdentifier() }
@@ -80,7 +80,7 @@ struct CompilerDiagnosticTests {
             }
             """
         for internalImportsByDefault in [false, true] {
-            let result = try TypeCheck(
+            let result = try await TypeCheck(
                 traits: traits, support: support, internalImportsByDefault: internalImportsByDefault)
             #expect(result.status == 0, "InternalImportsByDefault: \(internalImportsByDefault)")
             #expect(result.output.isEmpty, "InternalImportsByDefault: \(internalImportsByDefault)\n\(result.output)")
@@ -90,8 +90,8 @@ struct CompilerDiagnosticTests {
     @Test(
         "With InternalImportsByDefault, an import only internal traits use, beside a public trait, is flagged on its .traits line"
     )
-    func unusedPublicImportIsLocated() throws {
-        let result = try TypeCheck(
+    func unusedPublicImportIsLocated() async throws {
+        let result = try await TypeCheck(
             traits: "import Foundation\npublic trait pet: String = \"Rover\"\ntrait serial: UUID = UUID()\n",
             support: "",
             internalImportsByDefault: true
@@ -120,7 +120,7 @@ struct TypeCheck {
         Set(errors.compactMap { Int($0.dropFirst(traitsPath.count + 1).prefix { $0.isNumber }) })
     }
 
-    init(traits: String, support: String, internalImportsByDefault: Bool = false) throws {
+    init(traits: String, support: String, internalImportsByDefault: Bool = false) async throws {
         let folder = FileManager.default.temporaryDirectory.appending(path: "traitgen-typecheck-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -133,22 +133,37 @@ struct TypeCheck {
         try ("import Foundation\nimport TraitInjection\n\n" + support).write(
             to: supportFile, atomically: true, encoding: .utf8)
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
+        var arguments = [
             "swiftc", "-typecheck", "-swift-version", "6", "-diagnostic-style", "llvm", "-package-name", "app",
             "-I", try Self.modules().path, generated.path, supportFile.path,
         ]
         if internalImportsByDefault {
-            process.arguments! += ["-enable-upcoming-feature", "InternalImportsByDefault"]
+            arguments += ["-enable-upcoming-feature", "InternalImportsByDefault"]
         }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        status = process.terminationStatus
+        // The compiler runs for a second or more: its output is read, and its exit waited for, on
+        // a thread of its own, while this task suspends (a pool thread would be held meanwhile).
+        let (status, data) = try await withCheckedThrowingContinuation {
+            (continuation: CheckedContinuation<(Int32, Data), any Error>) in
+            let arguments = arguments
+            Thread.detachNewThread {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+                process.arguments = arguments
+                let pipe = Pipe()
+                process.standardOutput = pipe
+                process.standardError = pipe
+                do {
+                    try process.run()
+                } catch {
+                    continuation.resume(throwing: error)
+                    return
+                }
+                let data = pipe.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                continuation.resume(returning: (process.terminationStatus, data))
+            }
+        }
+        self.status = status
         output = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 

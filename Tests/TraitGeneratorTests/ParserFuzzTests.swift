@@ -64,9 +64,11 @@ struct ParserFuzzTests {
     }
 
     @Test("5,000 random token lines: a located error or Swift for every trait, never a crash")
-    func randomInputs() {
+    func randomInputs() async {
         var random = SeededRandom(state: 13)
         for round in 0..<5_000 {
+            // Seconds of work: let the cooperative pool's other jobs in now and then.
+            if round.isMultiple(of: 100) { await Task.yield() }
             let count = Int.random(in: 1...24, using: &random)
             let text = (0..<count).map { _ in Self.fragments.randomElement(using: &random)! }.joined()
             Self.check(text, "random input \(round): \(text.debugDescription)")
@@ -74,11 +76,13 @@ struct ParserFuzzTests {
     }
 
     @Test("5,000 mutations of a realistic file: a located error or Swift for every trait, never a crash")
-    func mutatedInputs() {
+    func mutatedInputs() async {
         var random = SeededRandom(state: 14)
         let original = Array(Self.realistic)
         var parsed = 0
         for round in 0..<5_000 {
+            // Seconds of work: let the cooperative pool's other jobs in now and then.
+            if round.isMultiple(of: 100) { await Task.yield() }
             var characters = original
             for _ in 0..<Int.random(in: 1...4, using: &random) {
                 let index = Int.random(in: 0..<characters.count, using: &random)

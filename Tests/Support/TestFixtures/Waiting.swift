@@ -8,6 +8,12 @@ package func usleepCompat(_ microseconds: UInt32) {
     while DispatchTime.now() < deadline { _ = 0 }
 }
 
+/// Sleeps for `microseconds`: for waits (for a flag, for another thread), which must leave the
+/// CPU to what they wait for (the machine may have two cores, and other tests).
+package func pauseCompat(_ microseconds: UInt32) {
+    usleep(microseconds)
+}
+
 /// Whether `condition` becomes true within `seconds`, checked every millisecond: for what
 /// another thread does (such as the end of a resolve in a test running in parallel).
 ///
@@ -17,7 +23,7 @@ package func waitUntil(seconds: Int = 120, _ condition: () -> Bool) -> Bool {
     let deadline = DispatchTime.now() + .seconds(seconds)
     while !condition() {
         guard DispatchTime.now() < deadline else { return false }
-        usleepCompat(1_000)
+        pauseCompat(1_000)
     }
     return true
 }
@@ -34,7 +40,9 @@ package final class Gate: Sendable {
 
     /// Suspends, yielding its thread, until the gate is open.
     package func wait() async {
-        while !opened { await Task.yield() }
+        // Sleeping, not yielding: a yielding loop is always runnable, and keeps the cooperative
+        // pool's threads (two on a 2-core machine) busy running it.
+        while !opened { try? await Task.sleep(for: .microseconds(500)) }
     }
 }
 

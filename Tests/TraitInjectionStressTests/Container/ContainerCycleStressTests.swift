@@ -198,25 +198,25 @@ struct ContainerCycleStressTests {
     }
 
     @Test("Stress: a thread waiting for a singleton another thread is creating sleeps instead of polling")
-    func waiterSleeps() throws {
+    func waiterSleeps() async throws {
         let container = Container()
-        let creating = DispatchSemaphore(value: 0)
+        let creating = Gate()
         container.register(Service.self) { _ in
-            creating.signal()
+            creating.open()
             usleepCompat(300_000)
             return Service(number: 5)
         }
         .inScope(.container)
-        let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) { _ = try? container.resolve(Service.self) }
-        creating.wait()
+        // The creator and the waiter on threads of their own: no pool thread is held meanwhile.
+        let creator = OwnThread { _ = try? container.resolve(Service.self) }
+        await creating.wait()
         let cpu = Mutex<Double>(0)
-        onThread(stackSize: 1 << 20) {
+        await onOwnThreads(stackSize: 1 << 20) { _ in
             let start = Self.threadCPUMilliseconds()
             _ = try? container.resolve(Service.self)
             cpu.withLock { $0 = Self.threadCPUMilliseconds() - start }
         }
-        group.wait()
+        await creator.join()
         // About 300 ms of waiting: a polling loop would spend most of it on the CPU. A sleeping
         // waiter wakes only to look again when a shared instance is made anywhere in the process
         // (one monitor serves every wait) — often, while the other suites run: a few dozen ms.
@@ -257,13 +257,13 @@ struct ContainerCycleStressTests {
     }
 
     @Test("A chain of 1,000 dependencies resolves on a thread with a 512 KiB stack")
-    func deepChainOnSmallStack() throws {
+    func deepChainOnSmallStack() async throws {
         let container = Container()
         container.register(Link.self) { (r, depth: Int) in
             Link(depth: depth, next: depth == 0 ? nil : try r.resolve(Link.self, arguments: depth - 1))
         }
         let depth = Mutex<Int?>(nil)
-        onThread(stackSize: 512 * 1024) {
+        await onOwnThreads(stackSize: 512 * 1024) { _ in
             var link = try? container.resolve(Link.self, arguments: 999)
             var count = 0
             while let current = link {
@@ -276,14 +276,14 @@ struct ContainerCycleStressTests {
     }
 
     @Test("A far deeper chain throws an error naming its depth and first services, on any stack")
-    func tooDeep() throws {
+    func tooDeep() async throws {
         let container = Container()
         container.register(Link.self) { (r, depth: Int) in
             Link(depth: depth, next: depth == 0 ? nil : try r.resolve(Link.self, arguments: depth - 1))
         }
         for stackSize in [512 * 1024, 8 * 1024 * 1024] {
             let caught = Mutex<ResolutionError?>(nil)
-            onThread(stackSize: stackSize) {
+            await onOwnThreads(stackSize: stackSize) { _ in
                 do throws(ResolutionError) {
                     _ = try container.resolve(Link.self, arguments: 10_000_000)
                 } catch {

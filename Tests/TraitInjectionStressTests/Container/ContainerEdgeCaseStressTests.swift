@@ -284,7 +284,7 @@ struct ContainerEdgeCaseStressTests {
         "Recursions on small stacks end in .tooDeep, never a crash",
         arguments: [64 * 1024, 128 * 1024, 256 * 1024]
     )
-    func smallStacks(stackSize: Int) {
+    func smallStacks(stackSize: Int) async {
         let container = Container()
         let box = WeakContainer(container)
         // Through nested top-level resolves with growing arguments.
@@ -298,7 +298,7 @@ struct ContainerEdgeCaseStressTests {
             return Service()
         }
         let kinds = Mutex<[ResolutionError.Kind]>([])
-        onThread(stackSize: stackSize) {
+        await onOwnThreads(stackSize: stackSize) { _ in
             for name in [nil, "opaque"] as [String?] {
                 do throws(ResolutionError) {
                     if name == nil {

@@ -121,7 +121,7 @@ struct ContainerEngineEdgeTests {
         let bMade = Gate()
         container.register(Service.self, name: "A") { _ in
             aStarted.open()
-            while !bMade.opened { usleepCompat(100) }
+            while !bMade.opened { pauseCompat(100) }
             usleepCompat(20_000)
             return Service(number: 1)
         }
@@ -207,7 +207,7 @@ struct ContainerEngineEdgeTests {
         let completions = Counter()
         container.register(Slow.self) { _ in
             claimed.open()
-            while !unwound.opened { usleepCompat(1_000) }
+            while !unwound.opened { pauseCompat(1_000) }
             return Slow()
         }
         .inScope(.container)
@@ -299,7 +299,7 @@ struct ContainerEngineEdgeTests {
             claimed.open()
             // No deadline: run 1 opens it whenever the resolve gets a thread, however busy the
             // machine (a deadline could let Busy be made before run 1 asks for it).
-            while !release.opened { usleepCompat(100) }
+            while !release.opened { pauseCompat(100) }
             return Busy()
         }
         .inScope(.container)

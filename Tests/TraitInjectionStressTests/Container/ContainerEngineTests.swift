@@ -69,7 +69,7 @@ struct ContainerEngineTests {
         container.register(Service.self, name: "slow") { _ in
             creating.open()
             // The thread making it waits for a task: the cooperative pool must not be blocked.
-            while !released.opened { usleepCompat(100) }
+            while !released.opened { pauseCompat(100) }
             return Service()
         }
         .inScope(.container)
@@ -128,7 +128,7 @@ struct ContainerEngineTests {
         let bMade = Gate()
         container.register(Service.self, name: "A") { _ in
             aStarted.open()
-            while !bMade.opened { usleepCompat(100) }
+            while !bMade.opened { pauseCompat(100) }
             usleepCompat(20_000)
             return Service(number: 1)
         }

@@ -307,7 +307,7 @@ struct ContainerSyncAsyncSeamTests {
         let runs = Counter()
         container.register(Config.self) { _ in
             claimed.open()
-            while !release.opened { usleepCompat(1_000) }
+            while !release.opened { pauseCompat(1_000) }
             return Config()
         }
         .inScope(.container)
@@ -336,14 +336,14 @@ struct ContainerSyncAsyncSeamTests {
         let started = Counter()
         container.register(P.self) { r in
             started.increment()
-            while started.count < 2 { usleepCompat(100) }
+            while started.count < 2 { pauseCompat(100) }
             _ = try r.resolve(Q.self)
             return P()
         }
         .inScope(.container)
         container.register(Q.self) { r in
             started.increment()
-            while started.count < 2 { usleepCompat(100) }
+            while started.count < 2 { pauseCompat(100) }
             _ = try r.resolve(P.self)
             return Q()
         }
