@@ -16,7 +16,10 @@ final class DryRunFindings: Sendable {
     }
 
     private struct Found {
-        var problems: [Problem] = []
+        /// One of each, as the report lists them.
+        var problems: [LifetimeProblem] = []
+        /// One for each rule and pair of registrations, as the graph draws them.
+        var links: [Problem] = []
         var edges: [Edge] = []
         var edgeKeys: Set<[ObjectIdentifier]> = []
         var lazyVisits: Set<LazyVisit> = []
@@ -24,13 +27,27 @@ final class DryRunFindings: Sendable {
         var weakResolves: Set<WeakHold> = []
         /// The instances weak properties hold, while they are made (``keeper(of:)``).
         var weakHolds: Set<WeakHold> = []
+        /// What the instance of a registration that a weak property held kept, unchecked: a
+        /// later resolve that keeps that instance (a `.graph` one, made once) keeps it too.
+        var keptWhileHeldWeakly: [ObjectIdentifier: [Binding]] = [:]
     }
 
-    /// A weak property's resolve at `frame`, on `thread`: of `binding`, once it has begun.
+    /// A weak property's resolve at `frame`, on the resolve stack of a thread (a chain's helper
+    /// thread works on the stack of the thread it works for): of `binding`, once it has begun.
     private struct WeakHold: Hashable {
         let frame: ObjectIdentifier
-        let thread: UInt
+        let stack: ObjectIdentifier
         var binding: ObjectIdentifier?
+    }
+
+    /// What keeps what a frame resolves (``keeper(of:)``).
+    private enum Keeper {
+        /// The nearest instance on the path kept by a shared scope.
+        case kept(by: Binding)
+        /// Nothing: the path has no shared instance.
+        case nothing
+        /// The instance of `Binding`, which a weak property holds, and what keeps that later.
+        case heldWeakly(Binding)
     }
 
     private struct LazyVisit: Hashable {
@@ -48,7 +65,10 @@ final class DryRunFindings: Sendable {
     }
 
     /// The lifetime problems found, one of each, in the order they were first found.
-    var problems: [Problem] { found.withLock { $0.problems } }
+    var problems: [LifetimeProblem] { found.withLock { $0.problems } }
+
+    /// The lifetime problems found, one for each rule and pair of registrations.
+    var links: [Problem] { found.withLock { $0.links } }
 
     /// The dependencies found, in the order they were first found.
     var edges: [Edge] { found.withLock { $0.edges } }
@@ -63,12 +83,12 @@ final class DryRunFindings: Sendable {
         if let frame {
             let dependent = frame.dependent
             let edgeKey = dependent.map { [ObjectIdentifier($0), ObjectIdentifier(dependency)] }
-            let resolve = WeakHold(frame: ObjectIdentifier(frame), thread: Platform.currentThread)
+            let resolve = WeakHold(frame: ObjectIdentifier(frame), stack: Self.currentStack)
             found.withLock { found in
                 if let dependent, let edgeKey, found.edgeKeys.insert(edgeKey).inserted {
                     found.edges.append(Edge(dependent: dependent, dependency: dependency))
                 }
-                // The first resolve at a weak property's frame, on its thread, is the property's.
+                // The first resolve at a weak property's frame, on its stack, is the property's.
                 if found.weakResolves.remove(resolve) != nil {
                     var hold = resolve
                     hold.binding = ObjectIdentifier(dependency)
@@ -77,7 +97,24 @@ final class DryRunFindings: Sendable {
                 }
             }
         }
-        guard !isHeldWeakly, let holder = keeper(of: frame) else { return }
+        if isHeldWeakly { return }
+        switch keeper(of: frame) {
+        case .kept(by: let holder):
+            checkLifetimes(of: dependency, keptBy: holder)
+            let keptByIt = found.withLock { $0.keptWhileHeldWeakly[ObjectIdentifier(dependency)] ?? [] }
+            for kept in keptByIt { checkLifetimes(of: kept, keptBy: holder) }
+        case .heldWeakly(let held):
+            found.withLock { found in
+                let id = ObjectIdentifier(held)
+                if found.keptWhileHeldWeakly[id]?.contains(where: { $0 === dependency }) != true {
+                    found.keptWhileHeldWeakly[id, default: []].append(dependency)
+                }
+            }
+        case .nothing: return
+        }
+    }
+
+    private func checkLifetimes(of dependency: Binding, keptBy holder: Binding) {
         if holder.scope.lifetime == .container {
             switch dependency.scope.lifetime {
             case .whileHeld: add(.singletonKeepsWeak, holder, dependency)
@@ -92,23 +129,28 @@ final class DryRunFindings: Sendable {
         }
     }
 
+    /// The resolve stack of the calling thread, or of the thread a helper thread works for.
+    private static var currentStack: ObjectIdentifier {
+        ObjectIdentifier(ResolvingThread.current.stack)
+    }
+
     /// ``Frame/keeper`` of `frame`, up to an instance a weak property holds: nothing above keeps
     /// that one, nor what it holds.
-    private func keeper(of frame: Frame?) -> Binding? {
-        guard let frame else { return nil }
-        let thread = Platform.currentThread
-        let holds = found.withLock { $0.weakHolds.filter { $0.thread == thread } }
-        if holds.isEmpty { return frame.keeper }
+    private func keeper(of frame: Frame?) -> Keeper {
+        guard let frame else { return .nothing }
+        let stack = Self.currentStack
+        let holds = found.withLock { $0.weakHolds.filter { $0.stack == stack } }
+        if holds.isEmpty { return frame.keeper.map { .kept(by: $0) } ?? .nothing }
         for frame in frame.chain {
-            if frame.binding.isShared && !frame.binding.isLazys { return frame.binding }
+            if frame.binding.isShared && !frame.binding.isLazys { return .kept(by: frame.binding) }
             if let outer = frame.outer,
                 holds.contains(
-                    WeakHold(frame: ObjectIdentifier(outer), thread: thread, binding: ObjectIdentifier(frame.binding)))
+                    WeakHold(frame: ObjectIdentifier(outer), stack: stack, binding: ObjectIdentifier(frame.binding)))
             {
-                return nil
+                return .heldWeakly(frame.binding)
             }
         }
-        return nil
+        return .nothing
     }
 
     /// For a dependency under `key` that a kept instance, built from its own container's
@@ -119,39 +161,40 @@ final class DryRunFindings: Sendable {
     ///
     /// Only where `lookup` is a parent of ``container``, and not for a declared service: its
     /// resolve files its default where the parent finds it, as a real resolve does, or fails as
-    /// one does if it is promised. Nor for an `Optional` (`optional`: the service of a `T?`, or a
-    /// registration of an `Optional` type): its resolve gets `nil`, as a real one does, and the
-    /// problem recorded says so (``LifetimeProblem/Rule/parentIgnoresChild``).
+    /// one does if it is promised. For the service of a `T?` (`optional`) it records that the
+    /// kept instance gets `nil` (``LifetimeProblem/Rule/parentIgnoresChild``) and returns `nil`:
+    /// the resolve gets `nil`, as a real one does. A registration of an `Optional` type is left
+    /// to the resolve's look for `T` (``ResolveStack/unregistered(_:name:arguments:from:at:_:)``).
     func childOnly(_ key: ServiceKey, from lookup: Container, at frame: Frame?, optional: Bool = false)
         -> RegistryEntry?
     {
         guard !key.isDeclared, container !== lookup, let (entry, _) = container.lookUp(key),
             sequence(first: container, next: \.parent).contains(where: { $0 === lookup }),
-            let holder = keeper(of: frame)
+            case .kept(by: let holder) = keeper(of: frame)
         else { return nil }
         let binding = entry.read().binding
-        if binding.isStandIn { return nil }
-        let isOptional = optional || binding.isOptional
-        add(isOptional ? .parentIgnoresChild : .parentNeedsChild, holder, binding)
-        return isOptional ? nil : entry
+        if binding.isStandIn || (binding.isOptional && !optional) { return nil }
+        add(optional ? .parentIgnoresChild : .parentNeedsChild, holder, binding)
+        return optional ? nil : entry
     }
 
     /// Runs `body`, which resolves what a weak property (``WeakInject``) of the instance `frame`
     /// completes holds, on this thread: a dependency of that instance (an edge), but not one it
     /// keeps, nor what the held instance keeps.
     ///
-    /// The first resolve at `frame` on this thread is the property's: other tasks of the
-    /// resolve may resolve at `frame` at the same time, and a factory may have kept a resolver
-    /// of `frame` and resolve with it later, while `body` runs — those are checked as ever.
+    /// The first resolve at `frame` on this thread's resolve stack is the property's: other tasks
+    /// of the resolve may resolve at `frame` at the same time, and a factory may have kept a
+    /// resolver of `frame` and resolve with it later, while `body` runs — those are checked as
+    /// ever.
     func holdingWeakly<Result, Failure>(at frame: Frame, _ body: () throws(Failure) -> Result) throws(Failure)
         -> Result
     {
-        let resolve = WeakHold(frame: ObjectIdentifier(frame), thread: Platform.currentThread)
+        let resolve = WeakHold(frame: ObjectIdentifier(frame), stack: Self.currentStack)
         found.withLock { _ = $0.weakResolves.insert(resolve) }
         defer {
             found.withLock { found in
                 found.weakResolves.remove(resolve)
-                found.weakHolds = found.weakHolds.filter { $0.frame != resolve.frame || $0.thread != resolve.thread }
+                found.weakHolds = found.weakHolds.filter { $0.frame != resolve.frame || $0.stack != resolve.stack }
             }
         }
         return try withExtendedLifetime(frame) { () throws(Failure) in try body() }
@@ -161,20 +204,24 @@ final class DryRunFindings: Sendable {
     /// once per registration that makes it and instance that keeps it.
     func isFirstVisit(to key: ServiceKey, at frame: Frame) -> Bool {
         guard let dependent = frame.dependent else { return false }
-        let visit = LazyVisit(
-            key: key, dependent: ObjectIdentifier(dependent), holder: keeper(of: frame).map(ObjectIdentifier.init))
+        let holder: ObjectIdentifier? =
+            if case .kept(by: let holder) = keeper(of: frame) { ObjectIdentifier(holder) } else { nil }
+        let visit = LazyVisit(key: key, dependent: ObjectIdentifier(dependent), holder: holder)
         return found.withLock { $0.lazyVisits.insert(visit).inserted }
     }
 
-    /// Records a problem once for each pair of registrations.
+    /// Records a problem: in the report once, however many registrations it names (a registration
+    /// made while the dry run runs is made anew on each run of its factory); in the graph once
+    /// for each pair of registrations.
     private func add(_ rule: LifetimeProblem.Rule, _ holder: Binding, _ dependency: Binding) {
         let problem = LifetimeProblem(
             rule: rule, dependencyScope: dependency.scope.description, holder: holder.step, dependency: dependency.step)
         found.withLock { found in
-            let isRecorded = found.problems.contains { recorded in
-                recorded.problem.rule == rule && recorded.holder === holder && recorded.dependency === dependency
+            if !found.problems.contains(problem) { found.problems.append(problem) }
+            let isLinked = found.links.contains { link in
+                link.problem.rule == rule && link.holder === holder && link.dependency === dependency
             }
-            if !isRecorded { found.problems.append(Problem(problem: problem, holder: holder, dependency: dependency)) }
+            if !isLinked { found.links.append(Problem(problem: problem, holder: holder, dependency: dependency)) }
         }
     }
 }

@@ -348,11 +348,16 @@ extension ResolveStack {
     ) throws(ResolutionError) -> Service {
         let argumentTypes = ServiceKey.identify((repeat each Argument).self)
         if let optional = Service.self as? any OptionalService.Type {
-            let key = ServiceKey(erased: optional.wrapped, name: name, arguments: argumentTypes)
-            guard
-                lookup.provides(optional.wrapped, name: name, arguments: argumentTypes)
-                    || childOnly(key, from: lookup, at: t, f, optional: true) != nil
-            else { return optional.nothing as! Service }
+            guard lookup.provides(optional.wrapped, name: name, arguments: argumentTypes) else {
+                // For a dry run: what only a child registers, `T` or `T?`, a parent's `T?` gets as `nil`.
+                for key in [
+                    ServiceKey(erased: optional.wrapped, name: name, arguments: argumentTypes),
+                    ServiceKey(Service.self, name: name, arguments: (repeat each Argument).self),
+                ] {
+                    _ = childOnly(key, from: lookup, at: t, f, optional: true)
+                }
+                return optional.nothing as! Service
+            }
             let resolution = f >= 0 ? Resolution(at: f, in: self) : Resolution(top: t, in: self)
             return try optional.resolveWrapped(with: resolution, name: name, arguments: repeat each arguments)
                 as! Service
@@ -382,9 +387,6 @@ extension Resolve {
         let argumentTypes = ServiceKey.identify((repeat each Argument).self)
         if let optional = Service.self as? any OptionalService.Type,
             lookup.provides(optional.wrapped, name: name, arguments: argumentTypes)
-                || childOnly(
-                    ServiceKey(erased: optional.wrapped, name: name, arguments: argumentTypes), from: lookup,
-                    at: frame, optional: true) != nil
         {
             let resolution = AsyncResolution(self, frame, lookup)
             return try await optional.resolveWrapped(in: resolution, name: name, arguments: repeat each arguments)

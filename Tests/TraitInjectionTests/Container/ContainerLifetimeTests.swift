@@ -290,6 +290,72 @@ struct ContainerLifetimeTests {
         #expect(problems.first?.holder.service.hasSuffix("Keeper") == true)
     }
 
+    @Test("What a weakly held chain keeps is not the holder's, also where the chain goes on on a helper thread")
+    func weakHoldAcrossAHelperThread() async {
+        final class Link: @unchecked Sendable {
+            let next: AnyObject
+            init(next: AnyObject) { self.next = next }
+        }
+        final class ChainHolder: @unchecked Sendable {
+            @WeakInject(name: "0") var head: Link?
+        }
+        // Deep enough on a 512 KiB stack that the chain moves to a helper thread on the way.
+        let depth = 300
+        let container = Container()
+        container.register(Session.self) { _ in Session() }.inScope(.weak)
+        for level in 0..<depth {
+            container.register(Link.self, name: "\(level)") { r in
+                Link(
+                    next: level == depth - 1
+                        ? try r.resolve(Session.self) : try r.resolve(Link.self, name: "\(level + 1)"))
+            }
+        }
+        container.register(ChainHolder.self) { _ in ChainHolder() }.inScope(.container)
+        let problems = Mutex<[LifetimeProblem]?>(nil)
+        await onOwnThreads(stackSize: 512 * 1024) { _ in
+            problems.withLock { $0 = lifetimeProblems(container) }
+        }
+        #expect(problems.withLock { $0 } == [])
+    }
+
+    @Test("A .graph service held weakly, then kept by the same instance: what it keeps is checked")
+    func graphServiceHeldWeaklyThenKept() {
+        final class Middle: Sendable {
+            let session: Session
+            init(session: Session) { self.session = session }
+        }
+        final class BothHolder: @unchecked Sendable {
+            @WeakInject var weakMiddle: Middle?
+            @Inject var middle: Middle
+        }
+        let container = Container()
+        container.register(Session.self) { _ in Session() }.inScope(.weak)
+        container.register(Middle.self) { r in Middle(session: try r.resolve(Session.self)) }.inScope(.graph)
+        container.register(BothHolder.self) { _ in BothHolder() }.inScope(.container)
+        let problems = lifetimeProblems(container)
+        #expect(problems.map(\.rule) == [.singletonKeepsWeak])
+        #expect(problems.first?.holder.service.hasSuffix("BothHolder") == true)
+    }
+
+    @Test("A problem with a registration made anew on each run of a factory is reported once")
+    func registrationMadeDuringTheRun() {
+        final class Keeper: Sendable {
+            let session: Session
+            init(session: Session) { self.session = session }
+        }
+        let container = Container()
+        container.register(Keeper.self) { [unowned container] _ in
+            let scratch = Container(parent: container)
+            scratch.register(Session.self) { _ in Session() }.inScope(.weak)
+            return Keeper(session: try scratch.resolve(Session.self))
+        }
+        .inScope(.container)
+        for name in ["a", "b", "c"] {
+            container.register(Cache.self, name: name) { r in Cache(session: try r.resolve(Keeper.self).session) }
+        }
+        #expect(lifetimeProblems(container).map(\.rule) == [.singletonKeepsWeak])
+    }
+
     @Test("Two problems between different registrations that read the same are both drawn")
     func sameLookingProblems() throws {
         final class Outer: Sendable {
@@ -323,6 +389,11 @@ struct ContainerLifetimeTests {
         #expect(problems.first?.description.contains("resolves `Optional<Session>` and gets `nil`") == true)
         #expect(try child.resolve(OptionalCache.self).session == nil)
         #expect(child.dependencyGraph().edges.isEmpty)
+        // Where the parent provides `Session`, its `Session?` resolves it: no problem.
+        let providing = childOfOptionalCache { $0.register(Session?.self) { _ in nil } }
+        providing.parent?.register(Session.self) { _ in Session() }
+        #expect(lifetimeProblems(providing).isEmpty)
+        #expect(try providing.resolve(OptionalCache.self).session != nil)
     }
 
     @Test("A .reUse instance keeping a .reCreate one")

@@ -72,9 +72,8 @@ extension Container {
                 guard known(edge.dependent), known(edge.dependency) else { return nil }
                 return (position(of: edge.dependent), position(of: edge.dependency))
             }
-            let problems = findings.problems
-            lifetimeProblems = problems.map(\.problem)
-            lifetimeLinks = problems.compactMap { found in
+            lifetimeProblems = findings.problems
+            lifetimeLinks = findings.links.compactMap { found in
                 guard known(found.holder), known(found.dependency) else { return nil }
                 return (position(of: found.holder), position(of: found.dependency), found.problem)
             }
