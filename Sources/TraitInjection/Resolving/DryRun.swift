@@ -27,9 +27,18 @@ final class DryRunFindings: Sendable {
         var weakResolves: Set<WeakHold> = []
         /// The instances weak properties hold, while they are made (``keeper(of:)``).
         var weakHolds: Set<WeakHold> = []
-        /// What the instance of a registration that a weak property held kept, unchecked: a
-        /// later resolve that keeps that instance (a `.graph` one, made once) keeps it too.
-        var keptWhileHeldWeakly: [ObjectIdentifier: [Binding]] = [:]
+        /// What instances that weak properties held kept, unchecked (``KeptWhileHeldWeakly``).
+        var keptWhileHeldWeakly: [KeptWhileHeldWeakly] = []
+    }
+
+    /// What the instance of `held`, made in `resolve`, kept while a weak property held it: a
+    /// later check in the same resolve that finds that registration kept (the same `.graph`
+    /// instance, made once, injected strongly too) checks these against its keeper.
+    private struct KeptWhileHeldWeakly {
+        let held: Binding
+        /// Weak: a resolve that has ended matches none, and no later one takes its place.
+        weak var resolve: Resolve?
+        var kept: [Binding]
     }
 
     /// A weak property's resolve at `frame`, on the resolve stack of a thread (a chain's helper
@@ -46,8 +55,8 @@ final class DryRunFindings: Sendable {
         case kept(by: Binding)
         /// Nothing: the path has no shared instance.
         case nothing
-        /// The instance of `Binding`, which a weak property holds, and what keeps that later.
-        case heldWeakly(Binding)
+        /// The instance made at `Frame`, which a weak property holds, and what keeps that later.
+        case heldWeakly(Frame)
     }
 
     private struct LazyVisit: Hashable {
@@ -101,16 +110,33 @@ final class DryRunFindings: Sendable {
         switch keeper(of: frame) {
         case .kept(by: let holder):
             checkLifetimes(of: dependency, keptBy: holder)
-            let keptByIt = found.withLock { $0.keptWhileHeldWeakly[ObjectIdentifier(dependency)] ?? [] }
-            for kept in keptByIt { checkLifetimes(of: kept, keptBy: holder) }
+            for kept in keptWhileHeldWeakly(dependency, in: frame?.resolve) {
+                checkLifetimes(of: kept, keptBy: holder)
+            }
         case .heldWeakly(let held):
+            // With what `dependency` kept while held weakly itself, in this resolve.
+            let kept = [dependency] + keptWhileHeldWeakly(dependency, in: held.resolve)
             found.withLock { found in
-                let id = ObjectIdentifier(held)
-                if found.keptWhileHeldWeakly[id]?.contains(where: { $0 === dependency }) != true {
-                    found.keptWhileHeldWeakly[id, default: []].append(dependency)
+                let index =
+                    found.keptWhileHeldWeakly.firstIndex { $0.held === held.binding && $0.resolve === held.resolve }
+                    ?? {
+                        found.keptWhileHeldWeakly.append(
+                            KeptWhileHeldWeakly(held: held.binding, resolve: held.resolve, kept: []))
+                        return found.keptWhileHeldWeakly.count - 1
+                    }()
+                for binding in kept where !found.keptWhileHeldWeakly[index].kept.contains(where: { $0 === binding }) {
+                    found.keptWhileHeldWeakly[index].kept.append(binding)
                 }
             }
         case .nothing: return
+        }
+    }
+
+    /// What the instance of `binding` made in `resolve` kept while a weak property held it.
+    private func keptWhileHeldWeakly(_ binding: Binding, in resolve: Resolve?) -> [Binding] {
+        guard let resolve else { return [] }
+        return found.withLock { found in
+            found.keptWhileHeldWeakly.first { $0.held === binding && $0.resolve === resolve }?.kept ?? []
         }
     }
 
@@ -147,7 +173,7 @@ final class DryRunFindings: Sendable {
                 holds.contains(
                     WeakHold(frame: ObjectIdentifier(outer), stack: stack, binding: ObjectIdentifier(frame.binding)))
             {
-                return .heldWeakly(frame.binding)
+                return .heldWeakly(frame)
             }
         }
         return .nothing

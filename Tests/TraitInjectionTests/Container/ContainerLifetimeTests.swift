@@ -335,6 +335,24 @@ struct ContainerLifetimeTests {
         let problems = lifetimeProblems(container)
         #expect(problems.map(\.rule) == [.singletonKeepsWeak])
         #expect(problems.first?.holder.service.hasSuffix("BothHolder") == true)
+        // Only in the same resolve: a parent's singleton keeping its own `Middle` is not charged
+        // with what a child's weakly held one resolved there.
+        final class WeakHolder: @unchecked Sendable {
+            @WeakInject var middle: Middle?
+        }
+        final class StrongHolder: @unchecked Sendable {
+            @Inject var middle: Middle
+        }
+        for scope in [Scope<Middle>.graph, .transient] {
+            let parent = Container()
+            parent.register(Session.self) { _ in Session() }.inScope(.container)
+            parent.register(Middle.self) { r in Middle(session: try r.resolve(Session.self)) }.inScope(scope)
+            parent.register(StrongHolder.self) { _ in StrongHolder() }.inScope(.container)
+            let child = Container(parent: parent)
+            child.register(Session.self) { _ in Session() }.inScope(.weak)
+            child.register(WeakHolder.self) { _ in WeakHolder() }
+            #expect(lifetimeProblems(child).isEmpty, "\(scope)")
+        }
     }
 
     @Test("A problem with a registration made anew on each run of a factory is reported once")
