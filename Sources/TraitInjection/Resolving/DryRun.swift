@@ -160,13 +160,15 @@ final class DryRunFindings: Sendable {
         ObjectIdentifier(ResolvingThread.current.stack)
     }
 
-    /// ``Frame/keeper`` of `frame`, up to an instance a weak property holds: nothing above keeps
-    /// that one, nor what it holds.
+    /// The nearest registration on the path from `frame` out whose instance a shared scope keeps:
+    /// what holds that frame's instance, and what it resolves — up to an instance a weak property
+    /// holds: nothing above keeps that one, nor what it holds. A ``Lazy``'s own is passed over: a
+    /// `Lazy` keeps its instance for what holds the `Lazy`, and a read of it resolves the service
+    /// for the code that reads it.
     private func keeper(of frame: Frame?) -> Keeper {
         guard let frame else { return .nothing }
         let stack = Self.currentStack
         let holds = found.withLock { $0.weakHolds.filter { $0.stack == stack } }
-        if holds.isEmpty { return frame.keeper.map { .kept(by: $0) } ?? .nothing }
         for frame in frame.chain {
             if frame.binding.isShared && !frame.binding.isLazys { return .kept(by: frame.binding) }
             if let outer = frame.outer,
@@ -187,21 +189,37 @@ final class DryRunFindings: Sendable {
     ///
     /// Only where `lookup` is a parent of ``container``, and not for a declared service: its
     /// resolve files its default where the parent finds it, as a real resolve does, or fails as
-    /// one does if it is promised. For the service of a `T?` (`optional`) it records that the
-    /// kept instance gets `nil` (``LifetimeProblem/Rule/parentIgnoresChild``) and returns `nil`:
-    /// the resolve gets `nil`, as a real one does. A registration of an `Optional` type is left
-    /// to the resolve's look for `T` (``ResolveStack/unregistered(_:name:arguments:from:at:_:)``).
-    func childOnly(_ key: ServiceKey, from lookup: Container, at frame: Frame?, optional: Bool = false)
-        -> RegistryEntry?
+    /// one does if it is promised. A registration of an `Optional` type is left to the resolve's
+    /// look for `T` (``ignoredChild(_:from:at:)``).
+    func childOnly(_ key: ServiceKey, from lookup: Container, at frame: Frame?) -> RegistryEntry? {
+        guard let (holder, binding, entry) = childOnlyRegistration(key, from: lookup, at: frame), !binding.isOptional
+        else { return nil }
+        add(.parentNeedsChild, holder, binding)
+        return entry
+    }
+
+    /// For the service of a `T?` that a kept instance, built from its own container's
+    /// registrations, gets as `nil`: records each of `keys` (`T`'s, `T?`'s) that only a child
+    /// registers (``LifetimeProblem/Rule/parentIgnoresChild``). The resolve gets `nil`, as a real
+    /// one does.
+    func ignoredChild(_ keys: ServiceKey..., from lookup: Container, at frame: Frame?) {
+        for key in keys {
+            guard let (holder, binding, _) = childOnlyRegistration(key, from: lookup, at: frame) else { continue }
+            add(.parentIgnoresChild, holder, binding)
+        }
+    }
+
+    /// The registration under `key` that only the checked child has, where a kept instance
+    /// resolves from a parent (``childOnly(_:from:at:)``), with that instance's registration.
+    private func childOnlyRegistration(_ key: ServiceKey, from lookup: Container, at frame: Frame?)
+        -> (holder: Binding, binding: Binding, entry: RegistryEntry)?
     {
         guard !key.isDeclared, container !== lookup, let (entry, _) = container.lookUp(key),
             sequence(first: container, next: \.parent).contains(where: { $0 === lookup }),
             case .kept(by: let holder) = keeper(of: frame)
         else { return nil }
         let binding = entry.read().binding
-        if binding.isStandIn || (binding.isOptional && !optional) { return nil }
-        add(optional ? .parentIgnoresChild : .parentNeedsChild, holder, binding)
-        return optional ? nil : entry
+        return binding.isStandIn ? nil : (holder, binding, entry)
     }
 
     /// Runs `body`, which resolves what a weak property (``WeakInject``) of the instance `frame`

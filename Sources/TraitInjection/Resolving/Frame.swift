@@ -43,14 +43,6 @@ final class Frame: @unchecked Sendable {
         sequence(first: self, next: \.outer)
     }
 
-    /// The nearest registration on the path from this frame out whose instance a shared scope
-    /// keeps: what holds this frame's instance, and what it resolves, for a dry run's lifetime
-    /// checks. A ``Lazy``'s own is passed over: a `Lazy` keeps its instance for what holds the
-    /// `Lazy`, and a read of it resolves the service for the code that reads it.
-    var keeper: Binding? {
-        chain.first { $0.binding.isShared && !$0.binding.isLazys }?.binding
-    }
-
     /// The nearest registration on the path from this frame out that is not a ``Lazy``'s own:
     /// what a dry run records as depending on what this frame resolves (a `Lazy` read in a
     /// factory is that factory's dependency).

@@ -350,12 +350,10 @@ extension ResolveStack {
         if let optional = Service.self as? any OptionalService.Type {
             guard lookup.provides(optional.wrapped, name: name, arguments: argumentTypes) else {
                 // For a dry run: what only a child registers, `T` or `T?`, a parent's `T?` gets as `nil`.
-                for key in [
+                heavy(of: t)?.findings?.ignoredChild(
                     ServiceKey(erased: optional.wrapped, name: name, arguments: argumentTypes),
                     ServiceKey(Service.self, name: name, arguments: (repeat each Argument).self),
-                ] {
-                    _ = childOnly(key, from: lookup, at: t, f, optional: true)
-                }
+                    from: lookup, at: frame(at: t, f))
                 return optional.nothing as! Service
             }
             let resolution = f >= 0 ? Resolution(at: f, in: self) : Resolution(top: t, in: self)

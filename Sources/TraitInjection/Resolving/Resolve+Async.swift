@@ -334,11 +334,8 @@ extension Resolve {
 
     /// For a dry run: the registration a parent's singleton needs that only the checked child
     /// registers, with that child (a lifetime problem, recorded; the dry run goes on with it).
-    func childOnly(_ key: ServiceKey, from lookup: Container, at frame: Frame?, optional: Bool = false)
-        -> (RegistryEntry, Container)?
-    {
-        guard let findings, let entry = findings.childOnly(key, from: lookup, at: frame, optional: optional)
-        else { return nil }
+    func childOnly(_ key: ServiceKey, from lookup: Container, at frame: Frame?) -> (RegistryEntry, Container)? {
+        guard let findings, let entry = findings.childOnly(key, from: lookup, at: frame) else { return nil }
         return (entry, findings.container)
     }
 

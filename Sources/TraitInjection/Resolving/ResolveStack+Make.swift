@@ -478,12 +478,12 @@ extension ResolveStack {
     }
 
     /// For a dry run: the registration a parent's singleton needs that only the checked child
-    /// registers, with that child (``DryRunFindings/childOnly(_:from:at:optional:)``).
-    func childOnly(_ key: ServiceKey, from lookup: Container, at t: Int, _ f: Int, optional: Bool = false)
+    /// registers, with that child (``DryRunFindings/childOnly(_:from:at:)``).
+    func childOnly(_ key: ServiceKey, from lookup: Container, at t: Int, _ f: Int)
         -> (Borrowed<RegistryEntry>, Container?)?
     {
         guard let findings = heavy(of: t)?.findings,
-            let entry = findings.childOnly(key, from: lookup, at: frame(at: t, f), optional: optional)
+            let entry = findings.childOnly(key, from: lookup, at: frame(at: t, f))
         else { return nil }
         return (Borrowed(entry), findings.container)  // The checked container holds it.
     }
